@@ -1,0 +1,67 @@
+"""Refusals: every refused command carries a stable code and a sentence (R6).
+
+Error tree::
+
+    Refused                      a command the rules do not allow; nothing changed
+    ├── by who sends it          unknown_player, out_of_hand, disconnected, connected,
+    │                            not_in_tiebreak
+    ├── by the phase             hand_over, frozen, tiebreak, not_stop_caller,
+    │                            stop_used, no_stop_now
+    ├── by the play              no_open_play, not_declared, staging_not_empty,
+    │                            too_few_cards, invalid_meld
+    ├── by the cards             bad_card, card_not_in_hand, card_not_staged,
+    │                            card_not_in_meld, no_such_meld, stock_empty,
+    │                            place_needs_meld
+    ├── by holds (§6, R12, R13)  held, reserved, already_holding, not_holding,
+    │                            same_meld
+    └── by the input             bad_command
+
+The code list with sentences lives in :data:`MESSAGES` and in ``docs/errors.md``.
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    "unknown_player": "There is no such player at this table.",
+    "out_of_hand": "You are out of this hand: you can only watch now.",
+    "disconnected": "You are disconnected: reconnect first.",
+    "connected": "You are already connected.",
+    "not_in_tiebreak": "Only the tied players play the tie-break.",
+    "hand_over": "This hand is over.",
+    "frozen": "The game is frozen by a Stop!: wait for it to end.",
+    "tiebreak": "There is no Stop! during a tie-break.",
+    "not_stop_caller": "Only the player who called Stop! can give up, during their freeze.",
+    "stop_used": "You have already called Stop! in this hand.",
+    "no_stop_now": "Stop! cannot be called now.",
+    "no_open_play": "You have no open play.",
+    "not_declared": "Declare first: put cards in your staging area before touching the table.",
+    "staging_not_empty": "Your staging area holds cards: finish or cancel that play first.",
+    "too_few_cards": "A new meld needs at least 3 cards.",
+    "invalid_meld": "Those cards do not form a valid run or set.",
+    "bad_card": "That is not a card: write rank then suit, like 10H or QS.",
+    "card_not_in_hand": "That card is not in your hand.",
+    "card_not_staged": "That card is not in your staging area.",
+    "card_not_in_meld": "That card is not in that meld.",
+    "no_such_meld": "There is no such meld on the table.",
+    "stock_empty": "Your stock is empty: there is nothing left to draw.",
+    "place_needs_meld": "A staged card goes into an existing meld; lay 3 or more to open a new one.",
+    "held": "Another player is holding that card.",
+    "reserved": "That card is reserved for another player after going back and forth (ping-pong).",
+    "already_holding": "You are already holding a card: drop it first.",
+    "not_holding": "You are not holding any card.",
+    "same_meld": "The card is already in that meld.",
+    "bad_command": "That command is not understood.",
+}
+
+
+class Refused(Exception):
+    """A command refused by the rules; the hand is unchanged (R6).
+
+    ``code`` is a stable snake_case word from :data:`MESSAGES`; ``message`` a
+    sentence a player understands, naming the input where it helps.
+    """
+
+    def __init__(self, code: str, detail: str | None = None) -> None:
+        self.code = code
+        self.message = MESSAGES.get(code, code) if detail is None else detail
+        super().__init__(f"{code}: {self.message}")

@@ -1,0 +1,154 @@
+"""Meld validity, run order and auto-split (§3, R3, R4, R5).
+
+All functions take the cards (physical ids, any order) and a
+:class:`~engine.rules.RuleSet`; nothing here is hard-coded to Machiavelox.
+Results are cached by the multiset of faces, so judging a busy table stays
+cheap.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from .cards import PACK_SIZE, is_joker, rank_of, suit_of
+from .rules import AceMode, RuleSet
+
+
+def _face_key(cards: Iterable[int]) -> tuple[int, ...]:
+    # Jokers all share the key 52; the two copies of a face share a key.
+    return tuple(sorted(52 if is_joker(c) else c % PACK_SIZE for c in cards))
+
+
+def _windows(n: int, mode: AceMode) -> list[list[int]]:
+    """Candidate rank sequences of length n, in the order R4 prefers (ace first)."""
+    out: list[list[int]] = []
+    if mode is AceMode.WRAP:
+        for r in range(1, 14):
+            out.append([(r - 1 + i) % 13 + 1 for i in range(n)])
+    elif mode is AceMode.LOW_ONLY:
+        for r in range(1, 14 - n + 1):
+            out.append(list(range(r, r + n)))
+    else:  # LOW_OR_HIGH: values 1..14, 14 is the ace played high; A..K..A is the longest
+        for r in range(1, 15 - n + 1):
+            out.append([1 if v == 14 else v for v in range(r, r + n)])
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _run_ranks(key: tuple[int, ...], rules: RuleSet) -> tuple[int, ...] | None:
+    """The rank sequence (run order) of a valid run with these faces, or None."""
+    n = len(key)
+    if n < 3:
+        return None
+    reals = [k for k in key if k != 52]
+    jokers = n - len(reals)
+    if jokers > rules.most_jokers_per_meld or len(reals) < max(rules.fewest_real_cards, 1):
+        return None
+    if len({k // 13 for k in reals}) != 1:
+        return None
+    have = Counter(k % 13 + 1 for k in reals)
+    for seq in _windows(n, rules.ace_mode):
+        need = Counter(seq)
+        if all(need[r] >= c for r, c in have.items()):
+            return tuple(seq)
+    return None
+
+
+@lru_cache(maxsize=65536)
+def _is_set(key: tuple[int, ...], rules: RuleSet) -> bool:
+    n = len(key)
+    if n < 3 or n > 4:
+        return False
+    reals = [k for k in key if k != 52]
+    jokers = n - len(reals)
+    if jokers > rules.most_jokers_per_meld or len(reals) < max(rules.fewest_real_cards, 1):
+        return False
+    if len({k % 13 for k in reals}) != 1:
+        return False
+    return len({k // 13 for k in reals}) == len(reals)
+
+
+def is_run(cards: Sequence[int], rules: RuleSet) -> bool:
+    """True when ``cards`` form a valid run under ``rules`` (§3.1, R3, R5)."""
+    return _run_ranks(_face_key(cards), rules) is not None
+
+
+def is_set(cards: Sequence[int], rules: RuleSet) -> bool:
+    """True when ``cards`` form a valid set: 3 or 4 of one rank, distinct suits (§3.2)."""
+    return _is_set(_face_key(cards), rules)
+
+
+def is_valid(cards: Sequence[int], rules: RuleSet) -> bool:
+    """True when ``cards`` are a valid meld (a run or a set) under ``rules``."""
+    key = _face_key(cards)
+    return _run_ranks(key, rules) is not None or _is_set(key, rules)
+
+
+def run_order(cards: Sequence[int], rules: RuleSet) -> list[int] | None:
+    """The cards of a valid run in run order (R4), or ``None`` if not a run.
+
+    The run is the sequence r, r+1, … that uses exactly its cards; where several
+    r fit (every rank equally often), r is the ace. Jokers stand where the
+    sequence needs them. Of two cards of one face, the lower id comes first.
+    """
+    seq = _run_ranks(_face_key(cards), rules)
+    if seq is None:
+        return None
+    pool: dict[int, list[int]] = {}
+    jokers: list[int] = []
+    for c in sorted(cards):
+        if is_joker(c):
+            jokers.append(c)
+        else:
+            pool.setdefault(rank_of(c), []).append(c)
+    need = Counter(seq)
+    out: list[int] = []
+    for r in seq:
+        # Use a real card where the run still needs more of this rank than jokers fill.
+        if pool.get(r):
+            if len(pool[r]) >= need[r] or not jokers:
+                out.append(pool[r].pop(0))
+            else:
+                out.append(jokers.pop(0))
+            need[r] -= 1
+        else:
+            out.append(jokers.pop(0))
+            need[r] -= 1
+    return out
+
+
+def display_order(cards: Sequence[int], rules: RuleSet) -> list[int]:
+    """How the server shows a meld: runs in run order, sets by suit, others as they lie."""
+    ordered = run_order(cards, rules)
+    if ordered is not None:
+        return ordered
+    if is_set(cards, rules):
+        return sorted(cards, key=lambda c: (suit_of(c), c))
+    return list(cards)
+
+
+def split_run(cards: Sequence[int], rules: RuleSet) -> list[list[int]]:
+    """Auto-split (§3.1, R4): a valid run longer than ``rules.longest_run`` in pieces.
+
+    The first ⌈n/2⌉ cards in run order form the first piece, the rest the
+    second; repeated while a piece is still too long, pieces kept in the
+    order they were made (the first piece keeps the meld's id). A meld that
+    needs no split comes back as one piece.
+    """
+    limit = rules.longest_run
+    ordered = run_order(cards, rules)
+    if limit is None or ordered is None or len(ordered) <= limit:
+        return [list(cards)]
+    pieces = [ordered]
+    changed = True
+    while changed:
+        changed = False
+        for i, piece in enumerate(pieces):
+            if len(piece) > limit:
+                half = (len(piece) + 1) // 2
+                pieces[i : i + 1] = [piece[:half], piece[half:]]
+                changed = True
+                break
+    return pieces

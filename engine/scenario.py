@@ -1,0 +1,178 @@
+"""Conformance cases (``../shared/conformance/README.md``): run one, report the first difference.
+
+Pure: the caller reads the file and hands over the parsed case. :func:`run_case`
+returns ``(passed, name, message)`` and never raises for a malformed case: a
+malformed case is a failure that says why.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import cards as C
+from .errors import Refused
+from .hand import COMMANDS, Command, Hand
+from .rules import find_rules
+
+
+class CaseError(Exception):
+    """A case that does not follow the format."""
+
+
+def _faces(cards: list[int]) -> Counter[str]:
+    return Counter(C.name(c) for c in cards)
+
+
+def _norm(faces: list[str]) -> Counter[str]:
+    try:
+        return Counter(C.format_face(C.parse_face(f)) for f in faces)
+    except C.NotationError as e:
+        raise CaseError(str(e)) from None
+
+
+def _fmt(c: Counter[str]) -> str:
+    return "[" + " ".join(sorted(c.elements())) + "]"
+
+
+def command_from_step(step: dict[str, Any]) -> Command:
+    """A case step (``{"p": "A", "do": "add", "card": "7C", "meld": 1}``) as a Command."""
+    do = step.get("do")
+    if do not in COMMANDS:
+        raise CaseError(f"unknown command {do!r}")
+    cards = step.get("cards")
+    return Command(
+        player=str(step.get("p")), do=do, card=step.get("card"),
+        cards=tuple(cards) if cards is not None else None,
+        meld=step.get("meld"), to=step.get("to"),
+    )
+
+
+def _hand_cards(hand: Hand, p: str) -> list[int]:
+    if hand.tiebreak is not None and p in hand.tiebreak.players:
+        return list(hand.hands[p])
+    return list(hand.hands[p])
+
+
+def check(hand: Hand, expect: dict[str, Any]) -> str | None:
+    """Compare a hand with a case's ``check``/``expect`` block: the first difference, or None."""
+    for key, want in expect.items():
+        if key == "until":
+            continue
+        if key == "table":
+            got = sorted(_fmt(_faces(cs)) for cs in hand.table().values())
+            exp = sorted(_fmt(_norm(m)) for m in want)
+            if got != exp:
+                return f"table is {got}, expected {exp}"
+        elif key == "melds":
+            for mid, cards in want.items():
+                got_c = _faces(hand.melds.get(int(mid), []))
+                if got_c != _norm(cards):
+                    return f"meld {mid} is {_fmt(got_c)}, expected {_fmt(_norm(cards))}"
+        elif key in ("hands", "staging"):
+            for p, cards in want.items():
+                if p not in hand.players:
+                    raise CaseError(f"unknown player {p!r} in {key}")
+                src = _hand_cards(hand, p) if key == "hands" else hand.staging[p]
+                got_c = _faces(src)
+                if got_c != _norm(cards):
+                    return f"{key} of {p} is {_fmt(got_c)}, expected {_fmt(_norm(cards))}"
+        elif key == "stocks":
+            for p, n in want.items():
+                if len(hand.stocks[p]) != n:
+                    return f"stock of {p} has {len(hand.stocks[p])} cards, expected {n}"
+        elif key == "open":
+            got_s = sorted(set(hand.open_players()))
+            if got_s != sorted(set(want)):
+                return f"open plays are {got_s}, expected {sorted(set(want))}"
+        elif key == "frozen_by":
+            got_f = hand.freeze.caller if hand.freeze else None
+            if got_f != want:
+                return f"frozen_by is {got_f}, expected {want}"
+        elif key in ("eliminated", "left"):
+            status = key
+            got_s = sorted(p for p, ps in hand.players.items() if ps.status == status)
+            if got_s != sorted(set(want)):
+                return f"{key} is {got_s}, expected {sorted(set(want))}"
+        elif key == "tiebreak":
+            got_s = sorted(hand.tiebreak.players) if hand.tiebreak else []
+            if got_s != sorted(set(want)):
+                return f"tiebreak is {got_s}, expected {sorted(set(want))}"
+        elif key == "result":
+            res = hand.result
+            if want is None:
+                if res is not None:
+                    return f"result is {res.end} (winner {res.winner}), expected none yet"
+                continue
+            if res is None:
+                return "the hand has not ended, expected a result"
+            got_r = {"end": res.end, "winner": res.winner, "scores": res.scores}
+            for k, v in want.items():
+                if k == "scores":
+                    for p, s in v.items():
+                        if res.scores.get(p) != s:
+                            return f"score of {p} is {res.scores.get(p)}, expected {s} ({got_r})"
+                elif got_r.get(k) != v:
+                    return f"result {k} is {got_r.get(k)!r}, expected {v!r}"
+        else:
+            raise CaseError(f"unknown check key {key!r}")
+    return None
+
+
+def build_hand(case: dict[str, Any]) -> Hand:
+    """The hand a case starts from: its position, or a deal from its seed."""
+    rules = find_rules(case.get("rules", "machiavelox"))
+    if case.get("timers"):
+        rules = rules.with_timers(**case["timers"])
+    players = list(case.get("players") or [])
+    if not players:
+        raise CaseError("the case names no players")
+    start = case.get("start")
+    if start is None:
+        if "seed" not in case:
+            raise CaseError("the case has neither a start position nor a seed")
+        return Hand.deal(players, int(case["seed"]), rules)
+    return Hand.from_position(
+        players, table=start.get("table", []), hands=start.get("hands"),
+        stocks=start.get("stocks"), removed=start.get("removed", []),
+        drew=start.get("drew", []), laid=start.get("laid", []), rules=rules)
+
+
+def run_case(case: Any) -> tuple[bool, str, str]:
+    """Run one parsed case: ``(passed, name, first difference or "")``."""
+    name = case.get("name", "?") if isinstance(case, dict) else "?"
+    try:
+        if not isinstance(case, dict):
+            raise CaseError("a case is a JSON object")
+        hand = build_hand(case)
+        last_t = 0.0
+        for i, step in enumerate(case.get("steps", [])):
+            t = float(step.get("t", last_t))
+            if t < last_t:
+                raise CaseError(f"step {i + 1}: time goes back ({t} < {last_t})")
+            last_t = t
+            hand.tick(t)
+            if "check" in step:
+                diff = check(hand, step["check"])
+                if diff:
+                    return False, name, f"at t={t} (step {i + 1}): {diff}"
+                continue
+            cmd = command_from_step(step)
+            refused_expected = bool(step.get("refused"))
+            try:
+                hand.apply(cmd, t)
+            except Refused as e:
+                if not refused_expected:
+                    return False, name, f"at t={t} (step {i + 1}): {cmd.player} {cmd.do} refused: {e.code}: {e.message}"
+                continue
+            if refused_expected:
+                return False, name, f"at t={t} (step {i + 1}): {cmd.player} {cmd.do} was accepted, expected a refusal"
+        expect = case.get("expect", {}) or {}
+        if "until" in expect:
+            hand.tick(float(expect["until"]))
+        diff = check(hand, expect)
+        if diff:
+            return False, name, f"at the end: {diff}"
+        return True, name, ""
+    except (CaseError, ValueError, KeyError, TypeError, AttributeError) as e:
+        return False, name, f"malformed case: {e}"

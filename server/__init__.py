@@ -1,0 +1,1 @@
+"""Machiavelox's real-time server and command line."""
