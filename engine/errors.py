@@ -14,6 +14,7 @@ Error tree::
     │                            place_needs_meld
     ├── by holds (§6, R12, R13)  held, reserved, already_holding, not_holding,
     │                            same_meld
+    ├── by the game (R21)        game_over, not_in_pause, not_in_hand
     └── by the input             bad_command
 
 The code list with sentences lives in :data:`MESSAGES` and in ``docs/errors.md``.
@@ -51,6 +52,9 @@ MESSAGES: dict[str, str] = {
     "not_holding": "You are not holding any card.",
     "same_meld": "The card is already in that meld.",
     "bad_command": "That command is not understood.",
+    "game_over": "This game is over.",
+    "not_in_pause": "That is for the pause between hands.",
+    "not_in_hand": "No hand is being played: wait for the next one.",
 }
 
 
