@@ -244,6 +244,8 @@ class Hand:
         self._events: list[Event] = []
         self.version = 0
         self._chain_touched = False
+        # Whose hand a card in a staging area goes back to (the tie-break pile, R19).
+        self._pile_owner: dict[int, str] = {}
 
     # ------------------------------------------------------------------ building
 
@@ -463,9 +465,6 @@ class Hand:
             return str(loc[1])
         return self._pile_owner.get(card, default)
 
-    @property
-    def _pile_owner(self) -> dict[int, str]:
-        return self.__dict__.setdefault("_pile_owner_map", {})
 
     # ------------------------------------------------------------------ events
 
@@ -547,9 +546,7 @@ class Hand:
         self._move_card(card, ("hand", owner))
         self._emit("unstaged", ps.name, {"card": C.name(card), "owner": owner})
         play = self._current_play(ps)
-        if play is not None and not self.staging[ps.name] and not (
-            play.in_freeze and play.standing()
-        ):
+        if play is not None and not self.staging[ps.name]:
             self._end_play(play, "staging_empty")
 
     def _cmd_lay(self, ps: PlayerState, cmd: Command) -> None:
@@ -608,9 +605,7 @@ class Hand:
         self._record(play, "own", card, ("staging", ps.name), cmd.meld,
                      owner=self._pile_owner.pop(card, ps.name))
         self._emit("placed", ps.name, {"play": play.id, "card": C.name(card), "meld": cmd.meld})
-        if not self.staging[ps.name] and not play.in_freeze:
-            self._end_play(play, "staging_empty")
-        elif not self.staging[ps.name] and play.in_freeze:
+        if not self.staging[ps.name]:
             self._end_play(play, "staging_empty")
 
     def _check_take(self, ps: PlayerState, face: str | None, mid: int | None) -> int:
@@ -1143,12 +1138,10 @@ class Hand:
                 consider((d, _PLAY, pid, pid))
         if self.freeze is not None:
             consider((self.freeze.deadline_ms, _FREEZE, 0, None))
-        for i, p in enumerate(self.order):
+        for p in self.order:  # all absences due at one instant fire together (§11.2)
             d = self.players[p].absence_deadline_ms
             if d is not None and self.players[p].status == "active":
                 consider((d, _ABSENCE, 0, None))
-                break_ = True  # all absences at one instant fire together
-                del break_
         if self.tiebreak is not None:
             consider((self.tiebreak.deadline_ms, _TIEBREAK, 0, None))
         if self.inactivity_deadline_ms is not None and self.freeze is None and self.tiebreak is None:
@@ -1204,15 +1197,15 @@ class Hand:
         fr = self.freeze
         assert fr is not None
         caller = fr.caller
-        work = [a for a in self.actions if a.player == caller and a.seq >= fr.marker and not a.undone]
+        work = [a for a in self.actions[fr.marker - 1:] if a.player == caller and not a.undone]
+        own_play = self.players[caller].play
         wounded = False
-        for m in {m for a in work for m in a.touches()}:
-            ok, _ = self._judge_meld(m, -1 if not work else work[0].play)
+        touched = list(dict.fromkeys(m for a in work for m in a.touches()))
+        for m in touched:
+            ok, _ = self._judge_meld(m, own_play if own_play is not None else -1)
             if not ok:
-                ok2 = is_valid(self.melds.get(m, []), self.rules) or not self.melds.get(m)
-                if not ok2:
-                    wounded = True
-                    break
+                wounded = True
+                break
         hits: dict[str, list[str]] = {}
         if wounded:
             for a in reversed(work):
@@ -1410,25 +1403,16 @@ class Hand:
         if self.result is not None:
             return
         if judge_open:
-            # R15: the other open plays end as at their 40 s; the result is fixed
-            # only after, so set a placeholder to stop re-entry.
-            self.result = Result(end, winner, {}, {})
+            # R15/R7: the other open plays end as at their 40 s, in opening order.
             for pid in list(self._open):
-                play = self.plays[pid]
-                if play.status == "open":
-                    play_status_before = play.status
-                    self.result = None
-                    self._end_play_quiet(play)
-                    self.result = Result(end, winner, {}, {})
-                    del play_status_before
-            self.result = None
+                if self.plays[pid].status == "open":
+                    self._end_play(self.plays[pid], "hand_end")
         for p in list(self.holds):
             self._release(p, "hand_end")
         scores, reasons = self._score(end, winner)
         self.result = Result(end, winner, scores, reasons)
         self.freeze = None
-        tb, self.tiebreak = self.tiebreak, None
-        del tb
+        self.tiebreak = None
         self._open = []
         for ps in self.players.values():
             ps.play = None
@@ -1436,9 +1420,6 @@ class Hand:
         self.inactivity_deadline_ms = None
         self._emit("hand_ended", winner, {"end": end, "winner": winner, "scores": scores,
                                           "reasons": reasons})
-
-    def _end_play_quiet(self, play: Play) -> None:
-        self._end_play(play, "hand_end")
 
     def _score(self, end: str, winner: str | None) -> tuple[dict[str, int], dict[str, str]]:
         """R20."""
@@ -1481,7 +1462,7 @@ class Hand:
         return scores, reasons
 
     def _tied_players(self) -> list[str]:
-        return list(self.__dict__.get("_last_tied", []) or (self.tiebreak.players if self.tiebreak else []))
+        return list(self.tiebreak.players) if self.tiebreak else []
 
     def _pile_cards_of(self, p: str) -> list[int]:
         return [c for c in self.hands[p]] + [
