@@ -91,7 +91,7 @@ class Event:
         return d
 
 
-@dataclass
+@dataclass(eq=False)
 class Action:
     """One card changing place (R6)."""
 
@@ -113,7 +113,7 @@ class Action:
         return (self.dst,)
 
 
-@dataclass
+@dataclass(eq=False)
 class Play:
     """A play (§5, R7): numbered from 1 in the order plays open."""
 
@@ -136,7 +136,7 @@ class Play:
         return any(a.kind == "own" and not a.undone for a in self.actions)
 
 
-@dataclass
+@dataclass(eq=False)
 class Hold:
     """A held table card (§6, R12)."""
 
@@ -192,6 +192,16 @@ class Result:
     winner: str | None
     scores: dict[str, int]
     reasons: dict[str, str]
+
+
+def _remove_newest(items: list[Action] | None, a: Action) -> None:
+    """Remove ``a`` (by identity) from ``items``, searching from the newest end."""
+    if not items:
+        return
+    for i in range(len(items) - 1, -1, -1):
+        if items[i] is a:
+            del items[i]
+            return
 
 
 def _ms(seconds: float) -> int:
@@ -431,7 +441,10 @@ class Hand:
         elif kind == "stock":
             self.stocks[loc[1]].remove(card)
         elif kind == "meld":
-            self.melds[loc[1]].remove(card)
+            meld = self.melds[loc[1]]
+            meld.remove(card)
+            if not meld:  # a meld that loses its last card is gone (R2)
+                del self.melds[loc[1]]
         elif kind == "removed":
             self.removed.remove(card)
 
@@ -813,9 +826,7 @@ class Hand:
         a.undone = True
         self._chain_touched = True
         for m in a.touches():
-            log = self.meld_log.get(m)
-            if log is not None and a in log:
-                log.remove(a)
+            _remove_newest(self.meld_log.get(m), a)
         for p, h in list(self.holds.items()):
             if h.card == a.card:
                 self._release(p, "undone")
@@ -1087,8 +1098,10 @@ class Hand:
                 st.pop(0)
         for m in a.touches():
             log = self.meld_log.get(m)
-            if log is not None and a in log:
-                log.remove(a)
+            if log and log[0] is a:
+                log.pop(0)
+            else:
+                _remove_newest(log, a)
 
     # ------------------------------------------------------------------ holds, ping-pong
 
