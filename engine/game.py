@@ -17,7 +17,7 @@ Commands at game level (beside every hand command, R6):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from .errors import Refused
 from .hand import Command, Event, Hand, _ms, _sec
@@ -60,7 +60,11 @@ class Game:
     """A single game (one hand) or a long game to ``rules.target`` (§13, R21)."""
 
     def __init__(self, players: list[str], seed: int, rules: RuleSet = MACHIAVELOX,
-                 *, long: bool = False, first_hand: Hand | None = None) -> None:
+                 *, long: bool = False, first_hand: Hand | None = None,
+                 hand_factory: Callable[[int, int], Hand] | None = None) -> None:
+        """``hand_factory(number, seed)`` builds each hand (stacked deals in tests);
+        by default hands are dealt from :meth:`hand_seed`. Raises ``ValueError``
+        for a wrong number of players."""
         if len(players) != rules.players:
             raise ValueError(f"Machiavelox is played by {rules.players}, not {len(players)}")
         self.players = list(players)
@@ -79,6 +83,7 @@ class Game:
         self.now_ms = 0
         self._events: list[tuple[int | None, Event]] = []
         self.version = 0
+        self.hand_factory = hand_factory
         self._start_hand(first_hand)
 
     # ------------------------------------------------------------------ API
@@ -200,7 +205,10 @@ class Game:
 
     def _start_hand(self, hand: Hand | None = None) -> None:
         self.hand_no += 1
-        self.hand = hand or Hand.deal(self.players, self.hand_seed(self.hand_no), self.rules)
+        seed = self.hand_seed(self.hand_no)
+        if hand is None and self.hand_factory is not None:
+            hand = self.hand_factory(self.hand_no, seed)
+        self.hand = hand or Hand.deal(self.players, seed, self.rules)
         self.hand_started_ms = self.now_ms
         self.phase = "hand"
         for s in self.seats.values():
