@@ -411,7 +411,7 @@ class Hand:
     def on_trial(self, card: int) -> bool:
         """True when the card's latest move belongs to a play still open (§5.4)."""
         st = self.card_stack.get(card)
-        return bool(st) and self.plays[st[-1].play].status == "open"
+        return st is not None and bool(st) and self.plays[st[-1].play].status == "open"
 
     # ------------------------------------------------------------------ card moves
 
@@ -1172,8 +1172,7 @@ class Hand:
         elif kind == _ABSENCE:
             leaving = [p for p in self.order
                        if self.players[p].status == "active"
-                       and self.players[p].absence_deadline_ms is not None
-                       and self.players[p].absence_deadline_ms <= at]
+                       and (d := self.players[p].absence_deadline_ms) is not None and d <= at]
             for p in leaving:
                 self.players[p].absence_deadline_ms = None
             self._depart(leaving, "absence")

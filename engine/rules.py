@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any
 
 
 class AceMode(str, Enum):
@@ -59,7 +60,8 @@ class RuleSet:
                 raise ValueError(f"unknown timer '{key}': one of {sorted(allowed)}")
             if not isinstance(value, (int, float)) or value <= 0:
                 raise ValueError(f"timer '{key}' must be a positive number of seconds")
-        return replace(self, **{k: float(v) for k, v in seconds.items()})
+        changes: dict[str, Any] = {k: float(v) for k, v in seconds.items()}
+        return replace(self, **changes)
 
 
 MACHIAVELOX = RuleSet(name="machiavelox")

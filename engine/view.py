@@ -86,7 +86,7 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
     plays = []
     for pid in open_ids + [p for p in hand._unfinal if p not in open_ids]:
         play = hand.plays[pid]
-        status = play.status
+        status: str = play.status
         if status == "open" and play.suspended_ms is not None:
             status = "suspended"
         plays.append({

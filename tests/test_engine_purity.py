@@ -1,0 +1,48 @@
+"""The engine is sans-I/O (STYLE 1–3) and type-checked strictly (STYLE 15)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[1] / "engine"
+FORBIDDEN = {"asyncio", "fastapi", "starlette", "redis", "json", "socket", "time", "datetime",
+             "os", "threading", "uvicorn", "websockets"}
+# The solver's time budget reads a clock it is handed; its default is injected, not global.
+ALLOWED = {("solver.py", "time")}
+
+
+def imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text())
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def test_engine_does_no_io() -> None:
+    bad = {}
+    for f in ENGINE.glob("*.py"):
+        hit = {m for m in imports(f) & FORBIDDEN if (f.name, m) not in ALLOWED}
+        if hit:
+            bad[f.name] = sorted(hit)
+    assert not bad, f"engine modules importing I/O or clocks: {bad}"
+
+
+def test_engine_uses_no_global_random() -> None:
+    for f in ENGINE.glob("*.py"):
+        text = f.read_text()
+        for call in ("random.shuffle(", "random.random(", "random.choice(", "random.randint("):
+            assert call not in text, f"{f.name} uses the global random generator ({call})"
+
+
+def test_engine_passes_mypy_strict() -> None:
+    files = [str(p) for p in sorted(ENGINE.glob("*.py"))]
+    r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--ignore-missing-imports", *files],
+                       capture_output=True, text=True, check=False)
+    assert r.returncode == 0, r.stdout + r.stderr
