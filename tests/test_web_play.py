@@ -1,0 +1,221 @@
+"""The browser client in a real browser: three players play a stacked hand to its end.
+
+Playwright drives Debian's Chromium (``/usr/bin/chromium``; Playwright's own browser download
+does not work here) against a real uvicorn (``server.testing.LiveServer``). The hand, from a
+test-only stacked position, goes through every gesture the client offers:
+
+* Ada draws with the keyboard (D), then opens a direct play that stays open (2♠ on the hearts
+  run) and adds 7♣ to the clubs run (click to select, click the meld);
+* Bob (a touch screen) drags 8♣ onto the clubs run with his finger: his play needs Ada's 7♣;
+* Ada cancels her play with the X key: Bob's play falls, and Bob, only Bob, is told that 8♣
+  came back because Ada's play failed (the chain undo notice, §5.5);
+* Ada adds 7♣ again (an add), Cy lays a set of queens (a lay), then declares 5♠ 5♦ and moves
+  5♥ out of the hearts run with the mouse to make a new set (a declared rearrangement);
+* Bob reloads his page in the middle of the hand and finds his seat and his hand;
+* Cy calls Stop!; Bob's draw is refused with the server's sentence and nothing changes;
+  Cy lays his last three cards and goes out; everyone sees the count and the scores.
+
+No page may log a console error; screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from test_web_support import (  # noqa: F401  (fixtures too)
+    ARTIFACTS,
+    browsers,
+    chromium_browser,
+    live_server,
+    Browsers,
+    api_create_table,
+    expect,
+    hand_faces,
+    meld_faces,
+    mouse_drag,
+    staged_faces,
+    touch_drag,
+)
+
+POSITION = {
+    "table": [["4C", "5C", "6C"], ["9H", "10H", "JH"], ["5H", "6H", "7H", "8H"]],
+    "hands": {
+        "A": ["7C", "2S", "KD"],
+        "B": ["8C", "3H", "9S"],
+        "C": ["QS", "QD", "QH", "5S", "5D", "10C", "JC", "QC"],
+    },
+    "stocks": {"A": ["KH", "2D"], "B": ["KS", "4D"], "C": ["2C"]},
+    "removed": ["AS", "AH"],
+    "drew": ["A", "B", "C"],
+    "laid": ["A", "B", "C"],
+}
+
+
+def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Browsers) -> None:
+    code, ada_session = api_create_table(live_server, "Ada", position=POSITION, timers={"play": 90})
+
+    ada = browsers.page("ada", session=ada_session)
+    ada.goto(f"{live_server.url}/t/{code}")
+    expect(ada.locator("#seat-list")).to_contain_text("Ada")
+
+    # Bob joins from the home page with the code; Cy opens the invitation link.
+    bob = browsers.page("bob", touch=True)
+    bob.goto(live_server.url + "/")
+    bob.fill("#name", "Bob")
+    bob.fill("#join-code", code.lower())
+    bob.click("#join-btn")
+    expect(bob.locator("#seat-list")).to_contain_text("Bob")
+    expect(ada.locator("#seat-list")).to_contain_text("Bob")
+
+    cy = browsers.page("cy")
+    cy.goto(f"{live_server.url}/t/{code}")
+    cy.fill("#name", "Cy")
+    cy.click("#gate-join")
+
+    for page in (ada, bob, cy):
+        expect(page.locator("#board")).to_be_visible()
+        expect(page.locator("#conn-status")).to_have_text("Connected")
+    expect(ada.locator("#my-hand .card")).to_have_count(3)
+    assert Counter(hand_faces(cy)) == Counter(POSITION["hands"]["C"])
+    # The removed cards sit in their corner and can be hidden and shown.
+    expect(ada.locator("#removed-cards .card")).to_have_count(2)
+    ada.click("#toggle-removed")
+    expect(ada.locator("#removed-cards")).to_have_count(0)
+    ada.click("#toggle-removed")
+    expect(ada.locator("#removed-cards .card")).to_have_count(2)
+    browsers.shot(ada, "01-dealt-ada")
+
+    # A keyboard-only action: Ada draws with D.
+    ada.locator("body").press("d")
+    expect(ada.locator("#my-hand .card")).to_have_count(4)
+    assert "KH" in hand_faces(ada)
+    expect(bob.locator("[data-player='Ada'] .count-n").first).to_have_text("4")
+
+    # Ada's direct play: 2S onto the hearts run (it stays wrong, so her play stays open),
+    # then 7C onto the clubs run, both by click-select then click-target.
+    ada.click("#my-hand .card[data-face='2S']")
+    ada.click(".meld[data-meld='2'] .meld-head")
+    expect(ada.locator(".meld[data-meld='2'] .card")).to_have_count(4)
+    ada.click("#my-hand .card[data-face='7C']")
+    ada.click(".meld[data-meld='1'] .meld-head")
+    expect(ada.locator(".meld[data-meld='1'] .card")).to_have_count(4)
+    # The open play shows on everyone's table: the melds it reworks are in Ada's colour,
+    # her cards are on trial, and her 90-second clock runs.
+    expect(bob.locator(".meld[data-meld='1']")).to_have_class(__import__("re").compile(r"\breworked\b"))
+    expect(bob.locator(".meld[data-meld='1'] .card.on-trial")).to_have_count(1)
+    expect(bob.locator("[data-player='Ada'] .clock.play")).to_be_visible()
+
+    # Bob, on a touch screen, drags 8C onto the clubs run with his finger.
+    touch_drag(bob, "#my-hand .card[data-face='8C']", ".meld[data-meld='1']")
+    expect(bob.locator(".meld[data-meld='1'] .card")).to_have_count(5)
+    assert meld_faces(ada, 1) == ["4C", "5C", "6C", "7C", "8C"]
+    browsers.shot(bob, "02-bob-added-by-touch")
+
+    # Ada cancels her play (X): her 7C leaves, so Bob's 8C falls with it (§5.5).
+    ada.locator("body").press("x")
+    expect(ada.locator(".meld[data-meld='1'] .card")).to_have_count(3)
+    expect(bob.locator("#my-hand .card[data-face='8C']")).to_have_count(1)
+    notice = bob.locator("#notices .notice.hits-me")
+    expect(notice).to_have_count(1)
+    expect(notice).to_contain_text("8♣")
+    expect(notice).to_contain_text("Ada")
+    expect(notice).to_contain_text("came back to your hand")
+    browsers.shot(bob, "03-bob-chain-undo-notice")
+    for other in (ada, cy):
+        expect(other.locator("#notices")).not_to_contain_text("came back to your hand")
+        expect(other.locator("#notices .notice.hits-me")).to_have_count(0)
+
+    # An add: Ada puts 7C on the clubs run again; her direct play is confirmed.
+    ada.click("#my-hand .card[data-face='7C']")
+    ada.click(".meld[data-meld='1'] .meld-head")
+    expect(cy.locator(".meld[data-meld='1'] .card")).to_have_count(4)
+    expect(ada.locator("#notices")).to_contain_text("was confirmed")
+
+    # A lay: Cy selects three queens in his hand and lays them (stage ×3, then lay).
+    for face in ("QS", "QD", "QH"):
+        cy.click(f"#my-hand .card[data-face='{face}']")
+    cy.click("#btn-lay")
+    expect(cy.locator(".meld[data-meld='4'] .card")).to_have_count(3)
+    assert sorted(meld_faces(ada, 4)) == ["QD", "QH", "QS"]
+
+    # A declared rearrangement: Cy stages 5S and 5D (declaring), drags 5H out of the hearts
+    # run onto a new meld with the mouse, then places his two fives next to it.
+    cy.click("#my-hand .card[data-face='5S']")
+    cy.click("#my-hand .card[data-face='5D']")
+    cy.click("#btn-stage")
+    expect(cy.locator("#my-staging .card")).to_have_count(2)
+    expect(ada.locator("[data-player='Cy'] .staging-view .card")).to_have_count(2)  # face up
+    mouse_drag(cy, ".meld[data-meld='3'] .card[data-face='5H']", ".new-meld")
+    expect(cy.locator(".meld[data-meld='5'] .card")).to_have_count(1)
+    expect(ada.locator(".meld[data-meld='3'] .card")).to_have_count(3)
+    browsers.shot(ada, "04-ada-sees-cy-rearranging")
+    cy.click("#my-staging .card[data-face='5S']")
+    cy.click("#my-staging .card[data-face='5D']")
+    cy.click(".meld[data-meld='5'] .meld-head")
+
+    expect(cy.locator("#my-staging .card")).to_have_count(0)
+    expect(bob.locator(".meld[data-meld='5'] .card")).to_have_count(3)
+    assert sorted(meld_faces(bob, 5)) == ["5D", "5H", "5S"]
+    assert meld_faces(bob, 3) == ["6H", "7H", "8H"]
+
+    # A reload in the middle of the hand keeps Bob's seat and state.
+    before = Counter(hand_faces(bob))
+    bob.reload()
+    expect(bob.locator("#board")).to_be_visible()
+    expect(bob.locator(".me [data-player='Bob']")).to_be_visible()
+    expect(bob.locator("#my-hand .card")).to_have_count(sum(before.values()))
+    assert Counter(hand_faces(bob)) == before
+    expect(bob.locator(".meld[data-meld='5'] .card")).to_have_count(3)
+    expect(bob.locator("#conn-status")).to_have_text("Connected")
+
+    # Stop!: Cy freezes the others.
+    cy.click("#btn-stop")
+    for page in (ada, bob, cy):
+        expect(page.locator("#clock-freeze")).to_be_visible()
+    expect(bob.locator(".banner.freeze")).to_contain_text("Cy called Stop!")
+    browsers.shot(bob, "05-bob-frozen")
+    # A refused action shows the server's sentence and changes nothing.
+    bob_hand = Counter(hand_faces(bob))
+    bob.locator("body").press("d")
+    expect(bob.locator("#toast")).to_contain_text("frozen by a Stop!")
+    assert Counter(hand_faces(bob)) == bob_hand
+    assert staged_faces(bob) == []
+
+    # Cy goes out: his last three cards make a run.
+    for face in ("10C", "JC", "QC"):
+        cy.click(f"#my-hand .card[data-face='{face}']")
+    cy.click("#btn-lay")
+    for page in (ada, bob, cy):
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#hand-scores")).to_be_visible()
+        expect(page.locator("#final-result")).to_be_visible()
+    expect(cy.locator("#result-title")).to_contain_text("Hand won by you")
+    expect(ada.locator("#result-title")).to_contain_text("Hand won by Cy")
+    # 50 − 1 card in Cy's stock + 3 (Ada) + 3 (Bob) = 55.
+    row = ada.locator("#hand-scores tr[data-player='Cy']")
+    expect(row).to_contain_text("+55")
+    expect(row).to_contain_text("50 − 1 left in own stock + 6 in the others' hands")
+    expect(ada.locator("#hand-scores tr[data-player='Bob']")).to_contain_text("lost")
+    expect(bob.locator("#notices")).to_contain_text("Cy went out!")
+    browsers.shot(ada, "06-ada-end-of-hand")
+    browsers.shot(cy, "07-cy-won")
+
+    browsers.assert_no_console_errors()
+    assert (ARTIFACTS / "06-ada-end-of-hand.png").is_file()
+
+
+@pytest.mark.parametrize("lang,expected", [("it", "Il tuo nome"), ("nl", "Je naam")])
+def test_languages_switch_and_are_remembered(live_server, browsers: Browsers, lang: str, expected: str) -> None:
+    page = browsers.page("lang-" + lang)
+    page.goto(live_server.url + "/")
+    page.select_option("#lang", lang)
+    expect(page.locator("label[for='name']")).to_have_text(expected)
+    page.reload()
+    expect(page.locator("label[for='name']")).to_have_text(expected)
+    assert page.evaluate("document.documentElement.lang") == lang
+    browsers.shot(page, f"home-{lang}")
+    page.select_option("#lang", "en")
+    expect(page.locator("label[for='name']")).to_have_text("Your name")
+    browsers.assert_no_console_errors()

@@ -1,0 +1,731 @@
+// Machiavelox browser client: state, routing, the connection and every player action.
+//
+// The page renders only what the server says (snapshot/update views); a command is sent and
+// nothing changes until the server's next view arrives. A refusal shows the server's sentence
+// (or its translation) and changes nothing. The only local state is presentation: the order
+// the player arranged their hand in, the selection, the language, the removed-cards toggle.
+import { t, setLang, getLang, onLangChange, refusalText } from "./i18n.js";
+import { api, probe, Connection, ApiError } from "./net.js";
+import { toast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
+import { reconcileOrder, sortBySuit, sortByRank } from "./cards.js";
+import { installDnd } from "./dnd.js";
+import { describeEvent } from "./notices.js";
+import { renderHome } from "./home.js";
+import { renderTable } from "./table.js";
+
+const LS = {
+  session: "mvx.session",   // {token, name}
+  table: "mvx.table",       // the code of the table this browser sits at
+  order: "mvx.order.",      // + code: the hand arrangement
+  sort: "mvx.sort",
+  removed: "mvx.showRemoved",
+};
+
+function load(key, fallback = null) {
+  try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; }
+}
+function save(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch (e) { /* private mode: fine */ }
+}
+
+export const S = {
+  actions: null,          // set to Actions below (the table view calls back through it)
+  route: "home",
+  session: load(LS.session),
+  code: null,
+  conn: null,
+  connState: "closed",
+  fatal: null,            // a message that replaces the table (no such table...)
+  needName: false,        // /t/CODE opened without a session: ask for a name first
+  spectator: false,
+  seat: null,
+  version: -1,
+  game: null,
+  table: null,
+  notices: [],            // {key, ev}
+  seenEvents: new Set(),
+  selection: [],          // [{zone: "hand"|"staging"|"table", face, occ, meld}]
+  handOrder: [],
+  sortMode: load(LS.sort, "suit"),
+  showRemoved: load(LS.removed, true),
+  busy: false,
+  ranking: undefined,     // undefined: not asked; null: not available; else the data
+  homeError: null,
+  showHelp: false,
+  fresh: new Map(),       // face -> how many copies just arrived in my hand
+  lastHand: null,
+};
+
+// ---------------------------------------------------------------- routing
+
+function parseRoute() {
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
+  return m ? { route: "table", code: m[1].toUpperCase() } : { route: "home" };
+}
+
+export function navigate(path) {
+  if (location.pathname !== path) history.pushState({}, "", path);
+  route();
+}
+
+window.addEventListener("popstate", () => route());
+
+function route() {
+  const r = parseRoute();
+  if (r.route === "table") {
+    if (S.route !== "table" || S.code !== r.code) openTable(r.code);
+  } else {
+    leaveTableView();
+    S.route = "home";
+    render();
+  }
+}
+
+function leaveTableView() {
+  if (S.conn) S.conn.close();
+  S.conn = null;
+  S.code = null;
+  S.game = null;
+  S.table = null;
+  S.seat = null;
+  S.fatal = null;
+  S.needName = false;
+  S.spectator = false;
+  S.notices = [];
+  S.seenEvents = new Set();
+  S.selection = [];
+  S.version = -1;
+  S.lastHand = null;
+  S.fresh = new Map();
+}
+
+// ---------------------------------------------------------------- session and tables
+
+async function ensureSession(name) {
+  name = (name || "").trim();
+  if (S.session && S.session.token && (!name || S.session.name === name)) return S.session;
+  if (!name) throw new ApiError(400, "name_required", "");
+  let res;
+  try {
+    res = await api("POST", "/api/session", { name });
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "bad_field") throw new ApiError(e.status, "bad_name", e.message);
+    throw e;
+  }
+  S.session = { token: res.token, name: res.name || name };
+  save(LS.session, S.session);
+  return S.session;
+}
+
+function apiErrorText(e) {
+  if (e.code === "network") return t("err.network");
+  const known = t("err." + e.code, {}, null);
+  if (known) return known;
+  if (getLang() === "en" && e.message) return e.message;
+  return refusalText(e.code, e.message);
+}
+
+export const Home = {
+  async create(name, mode) {
+    S.homeError = null;
+    try {
+      const sess = await ensureSession(name);
+      const res = await api("POST", "/api/tables", { mode }, sess.token);
+      save(LS.table, res.code);
+      navigate(`/t/${res.code}`);
+    } catch (e) {
+      S.homeError = e instanceof ApiError ? apiErrorText(e) : String(e);
+      render();
+    }
+  },
+  async join(name, codeText) {
+    S.homeError = null;
+    const code = (codeText || "").trim().replace(/^.*\/t\//, "").replace(/[^A-Za-z0-9_-]/g, "").toUpperCase();
+    if (!code) { S.homeError = t("err.code_required"); render(); return; }
+    try {
+      await ensureSession(name);
+      navigate(`/t/${code}`);
+    } catch (e) {
+      S.homeError = e instanceof ApiError ? apiErrorText(e) : String(e);
+      render();
+    }
+  },
+  async nameThenJoin(name) {
+    S.homeError = null;
+    try {
+      await ensureSession(name);
+      S.needName = false;
+      const code = S.code;
+      S.code = null;
+      openTable(code);
+    } catch (e) {
+      S.homeError = e instanceof ApiError ? apiErrorText(e) : String(e);
+      render();
+    }
+  },
+  async ranking() {
+    S.ranking = await probe("/api/ranking");
+    render();
+  },
+  backHome() {
+    navigate("/");
+  },
+};
+
+async function openTable(code) {
+  leaveTableView();
+  S.route = "table";
+  S.code = code;
+  S.handOrder = load(LS.order + code, []);
+  render();
+  if (!S.session) { S.needName = true; render(); return; }
+  let seated = true;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}, S.session.token);
+      save(LS.table, code);
+      break;
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.status === 401 && attempt === 0) {
+        // The server no longer knows this token (restarted with a new secret): same name, new token.
+        const name = S.session.name;
+        S.session = null;
+        try { await ensureSession(name); continue; } catch (e2) { S.fatal = apiErrorText(e2); render(); return; }
+      }
+      if (e.status === 404) { S.fatal = t("err.no_table", { code }); render(); return; }
+      if (e.code === "network") { break; } // the socket will retry
+      seated = false; // full, over...: watch
+      toast(t("info.watching_because", { why: apiErrorText(e) }), "info");
+      break;
+    }
+  }
+  if (S.code !== code) return;
+  S.spectator = !seated;
+  connect();
+}
+
+function connect() {
+  const conn = new Connection(S.code, S.session ? S.session.token : null, {
+    onMessage: onMessage,
+    onState: (state, code, reason) => {
+      S.connState = state;
+      if (state === "failed") {
+        if (code === 4401 && S.session && !S.retriedToken) {
+          // The server no longer accepts this token (restarted with a new secret): new session, same name.
+          S.retriedToken = true;
+          const name = S.session.name, table = S.code;
+          S.session = null;
+          ensureSession(name).then(() => { S.code = null; openTable(table); }, (e) => { S.fatal = apiErrorText(e); render(); });
+          return;
+        }
+        S.fatal = code === 4404 ? t("err.no_table", { code: S.code }) : (reason || t("err.closed", { code }));
+      }
+      render();
+    },
+  });
+  S.conn = conn;
+  window.__mvx = { S, conn }; // handy in the console and for the browser tests
+  conn.connect();
+}
+
+// ---------------------------------------------------------------- server messages
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      S.seat = msg.seat ?? null;
+      if (S.seat === null && !S.spectator && S.session) S.spectator = true;
+      return;
+    case "snapshot":
+      if (typeof msg.version === "number") S.version = Math.max(S.version, msg.version);
+      if (msg.table) S.table = msg.table;
+      applyGame(msg.game);
+      break;
+    case "update":
+      if (typeof msg.version === "number") {
+        if (msg.version < S.version) return; // an older view than the one shown
+        S.version = msg.version;
+      }
+      addEvents(msg.events || []);
+      applyGame(msg.game);
+      break;
+    case "table":
+      S.table = msg.table;
+      break;
+    case "refused":
+      toast(refusalText(msg.code, msg.message));
+      return;
+    case "error":
+      toast(msg.message || msg.code);
+      return;
+    default:
+      return; // ack, pong
+  }
+  render();
+}
+
+function addEvents(events) {
+  for (const ev of events) {
+    const key = `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`;
+    if (S.seenEvents.has(key)) continue;
+    S.seenEvents.add(key);
+    const d = describeEvent(ev, S.seat);
+    if (!d) continue;
+    S.notices.unshift({ key, ev });
+    if (d.level === "alert" && d.hitsMe) toast(d.text, "alert");
+  }
+  if (S.notices.length > 60) S.notices.length = 60;
+}
+
+function applyGame(game) {
+  S.game = game || null;
+  const hv = game && game.hand;
+  setClockBase(hv ? hv.t : null, game ? game.game_t : null);
+  const mine = hv && hv.hand ? hv.hand : [];
+  markFresh(game, mine);
+  S.handOrder = reconcileOrder(S.handOrder, mine, S.sortMode);
+  if (S.code) save(LS.order + S.code, S.handOrder);
+  pruneSelection();
+}
+
+/** Cards that just arrived in my hand (a draw, a card that came back) glow for a moment. */
+let freshTimer = null;
+function markFresh(game, mine) {
+  const handNo = game ? game.hand_no : null;
+  const prev = S.lastHand;
+  S.lastHand = { handNo, cards: [...mine] };
+  if (!prev || prev.handNo !== handNo) return;
+  const left = new Map();
+  for (const f of prev.cards) left.set(f, (left.get(f) || 0) + 1);
+  const fresh = new Map();
+  for (const f of mine) {
+    const n = left.get(f) || 0;
+    if (n > 0) left.set(f, n - 1);
+    else fresh.set(f, (fresh.get(f) || 0) + 1);
+  }
+  if (!fresh.size) return;
+  S.fresh = fresh;
+  clearTimeout(freshTimer);
+  freshTimer = setTimeout(() => { S.fresh = new Map(); render(); }, 2500);
+}
+
+/** Keep only selected cards that are still where they were. */
+function pruneSelection() {
+  const hv = S.game && S.game.hand;
+  if (!hv) { S.selection = []; return; }
+  const me = hv.players.find((p) => p.name === S.seat);
+  S.selection = S.selection.filter((s) => {
+    if (s.zone === "hand") return countOf(S.handOrder, s.face) > s.occ;
+    if (s.zone === "staging") return me && countOf(me.staging, s.face) > s.occ;
+    if (s.zone === "pile") {
+      const piles = hv.tiebreak ? Object.entries(hv.tiebreak.pile).filter(([n]) => n !== S.seat).flatMap(([, f]) => f) : [];
+      return countOf(piles, s.face) > s.occ;
+    }
+    if (s.zone === "table") {
+      const m = hv.table.find((x) => x.id === s.meld);
+      return m && countOf(m.cards, s.face) > s.occ && !heldByOther(hv, s.face, s.meld);
+    }
+    return false;
+  });
+}
+
+function countOf(list, face) { let n = 0; for (const f of list || []) if (f === face) n++; return n; }
+
+export function heldByOther(hv, face, meld) {
+  return hv.holds.some((x) => x.card === face && x.meld === meld && x.player !== S.seat);
+}
+
+export function myHold() {
+  const hv = S.game && S.game.hand;
+  return hv ? hv.holds.find((x) => x.player === S.seat) || null : null;
+}
+
+export function meView() {
+  const hv = S.game && S.game.hand;
+  return hv ? hv.players.find((p) => p.name === S.seat) || null : null;
+}
+
+// ---------------------------------------------------------------- rendering
+
+let renderQueued = false;
+export function render() {
+  if (renderQueued) return;
+  renderQueued = true;
+  queueMicrotask(() => { renderQueued = false; renderNow(); });
+}
+
+function renderNow() {
+  const app = document.getElementById("app");
+  const active = document.activeElement;
+  const focusKey = active && active.dataset ? active.dataset.key : null;
+  const scrolls = {};
+  for (const el of app.querySelectorAll("[data-scroll]")) scrolls[el.dataset.scroll] = [el.scrollLeft, el.scrollTop];
+  app.textContent = "";
+  document.documentElement.lang = getLang();
+  document.title = S.route === "table" && S.code ? `${S.code} · Machiavelox` : "Machiavelox";
+  renderHeader();
+  app.appendChild(S.route === "table" && !S.needName ? renderTable(S, Actions) : renderHome(S, Home));
+  for (const el of app.querySelectorAll("[data-scroll]")) {
+    const v = scrolls[el.dataset.scroll];
+    if (v) { el.scrollLeft = v[0]; el.scrollTop = v[1]; }
+  }
+  if (focusKey) {
+    const el = app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    if (el) el.focus({ preventScroll: true });
+  }
+}
+
+function renderHeader() {
+  const status = document.getElementById("conn-status");
+  const showConn = S.route === "table" && !S.fatal && !S.needName;
+  status.hidden = !showConn;
+  status.className = `conn ${S.connState}`;
+  status.textContent = t("conn." + S.connState);
+  const sel = document.getElementById("lang");
+  if (sel.value !== getLang()) sel.value = getLang();
+  for (const opt of sel.options) opt.textContent = t("lang." + opt.value);
+  document.getElementById("lang-label").textContent = t("lang.label");
+  document.getElementById("home-link").setAttribute("aria-label", t("a11y.home"));
+  document.getElementById("skip-link").textContent = t("a11y.skip");
+}
+
+// ---------------------------------------------------------------- actions
+
+function sendSeq(cmds) {
+  // Commands one after the other, stopping at the first refusal (whose sentence shows).
+  return (async () => {
+    if (!S.conn) return false;
+    for (const [what, fields] of cmds) {
+      const res = await S.conn.command(what, fields);
+      if (!res.ok) return false;
+    }
+    return true;
+  })();
+}
+
+function clearSelection() { S.selection = []; }
+
+function group(zone) { return zone === "pile" ? "hand" : zone; }
+
+function selectedIn(zone) { return S.selection.filter((s) => group(s.zone) === zone); }
+
+function isSelected(zone, face, occ, meld) {
+  return S.selection.some((s) => s.zone === zone && s.face === face && s.occ === occ && (zone !== "table" || s.meld === meld));
+}
+
+function toggle(item) {
+  const i = S.selection.findIndex((s) => s.zone === item.zone && s.face === item.face && s.occ === item.occ && s.meld === item.meld);
+  if (i >= 0) { S.selection.splice(i, 1); return; }
+  if (item.zone === "table") S.selection = [item]; // one table card at a time (§6)
+  else S.selection = S.selection.filter((s) => group(s.zone) === group(item.zone)).concat([item]);
+}
+
+/** What dropping or clicking `items` onto `target` means, as commands. */
+function commandsFor(items, target) {
+  if (!items.length) return null;
+  const zone = items[0].zone === "pile" ? "hand" : items[0].zone; // tie-break pile cards play like hand cards (R19)
+  const faces = items.map((s) => s.face);
+  const hold = myHold();
+  if (target.kind === "staging") {
+    if (zone === "hand") return faces.map((f) => ["stage", { card: f }]);
+    return null;
+  }
+  if (target.kind === "hand") {
+    if (zone === "staging") return faces.map((f) => ["unstage", { card: f }]);
+    if (zone === "table") return { hint: t("hint.table_to_hand") };
+    return null;
+  }
+  if (target.kind === "meld") {
+    if (zone === "hand") return faces.map((f) => ["add", { card: f, meld: target.meld }]);
+    if (zone === "staging") return faces.map((f) => ["place", { card: f, meld: target.meld }]);
+    if (zone === "table") {
+      const it = items[0];
+      if (hold && hold.card === it.face && hold.meld === it.meld) return [["drop", { to: target.meld }]];
+      if (it.meld === target.meld) return [];
+      return [["move", { card: it.face, meld: it.meld, to: target.meld }]];
+    }
+  }
+  if (target.kind === "new") {
+    if (zone === "hand") return faces.map((f) => ["stage", { card: f }]).concat([["lay", { cards: faces }]]);
+    if (zone === "staging") return [["lay", { cards: faces }]];
+    if (zone === "table") {
+      const it = items[0];
+      if (hold && hold.card === it.face && hold.meld === it.meld) return [["drop", { to: "new" }]];
+      return [["move", { card: it.face, meld: it.meld, to: "new" }]];
+    }
+  }
+  return null;
+}
+
+async function actOn(items, target) {
+  const cmds = commandsFor(items, target);
+  if (cmds === null) return false;
+  if (!Array.isArray(cmds)) { toast(cmds.hint, "info"); return false; }
+  if (!cmds.length) { clearSelection(); render(); return false; }
+  clearSelection();
+  render();
+  return sendSeq(cmds);
+}
+
+export const Actions = {
+  isSelected,
+  selectedIn,
+  hasSelection: () => S.selection.length > 0,
+
+  /** A card was clicked or activated with Enter/Space. */
+  activateCard(zone, face, occ, meld) {
+    const item = { zone, face, occ, meld: zone === "table" ? meld : undefined };
+    const sel = S.selection;
+    const selZone = sel.length ? group(sel[0].zone) : null;
+    const hold = myHold();
+    if (zone === "table") {
+      if (selZone === "hand" || selZone === "staging") return actOn(sel, { kind: "meld", meld });
+      if (selZone === "table" && sel[0].meld !== meld) return actOn(sel, { kind: "meld", meld });
+      if (!sel.length && hold && !(hold.card === face && hold.meld === meld) && hold.meld !== meld) {
+        return sendSeq([["drop", { to: meld }]]);
+      }
+      const hv = S.game.hand;
+      if (heldByOther(hv, face, meld)) { toast(refusalText("held"), "info"); return; }
+    } else if ((zone === "hand" || zone === "pile") && selZone === "staging") {
+      return actOn(sel, { kind: "hand" });
+    } else if (zone === "staging" && selZone === "hand") {
+      return actOn(sel, { kind: "staging" });
+    }
+    toggle(item);
+    render();
+  },
+
+  /** A zone (meld box, staging area, hand, new-meld tile) was clicked or activated. */
+  activateZone(kind, meld) {
+    const hold = myHold();
+    if (!S.selection.length) {
+      if (hold && (kind === "meld" || kind === "new")) {
+        if (kind === "meld" && hold.meld === meld) return;
+        return sendSeq([["drop", { to: kind === "new" ? "new" : meld }]]);
+      }
+      return;
+    }
+    return actOn(S.selection, { kind, meld });
+  },
+
+  /** Drag payload for a pressed card element (dnd.js). */
+  payloadFor(el) {
+    const zone = el.dataset.zone;
+    if (!zone || !S.seat || S.spectator) return null;
+    const face = el.dataset.face, occ = parseInt(el.dataset.occ, 10);
+    const meld = el.dataset.meld ? parseInt(el.dataset.meld, 10) : undefined;
+    let items;
+    if (isSelected(zone, face, occ, meld) && zone !== "table") items = selectedIn(group(zone));
+    else items = [{ zone, face, occ, meld }];
+    const elements = items.map((s) => document.querySelector(`[data-key="${cssKey(s)}"]`)).filter(Boolean);
+    return { items, elements };
+  },
+
+  onDrop(payload, targetEl, x) {
+    const kind = targetEl.dataset.drop;
+    const items = payload.items;
+    if (kind === "hand" && items[0].zone === "hand") {
+      // Rearranging my hand: local only.
+      const cardEl = [...targetEl.querySelectorAll(".card[data-zone='hand']")];
+      let index = cardEl.length;
+      for (let i = 0; i < cardEl.length; i++) {
+        const r = cardEl[i].getBoundingClientRect();
+        if (x < r.left + r.width / 2) { index = i; break; }
+      }
+      Actions.moveInHand(items, index);
+      return;
+    }
+    const meld = targetEl.dataset.meld ? parseInt(targetEl.dataset.meld, 10) : undefined;
+    actOn(items, { kind, meld });
+  },
+
+  moveInHand(items, index) {
+    // Remove the dragged cards (by position) and insert them before `index`.
+    const positions = items.map((s) => nthIndex(S.handOrder, s.face, s.occ)).filter((i) => i >= 0).sort((a, b) => a - b);
+    const moving = positions.map((i) => S.handOrder[i]);
+    const rest = S.handOrder.filter((_, i) => !positions.includes(i));
+    const before = positions.filter((i) => i < index).length;
+    const at = Math.max(0, Math.min(rest.length, index - before));
+    S.handOrder = [...rest.slice(0, at), ...moving, ...rest.slice(at)];
+    S.sortMode = "custom";
+    save(LS.sort, S.sortMode);
+    save(LS.order + S.code, S.handOrder);
+    clearSelection();
+    render();
+  },
+
+  /** Keyboard rearranging: move the focused hand card one place left (-1) or right (+1). */
+  shiftHandCard(face, occ, delta) {
+    const i = nthIndex(S.handOrder, face, occ);
+    const j = i + delta;
+    if (i < 0 || j < 0 || j >= S.handOrder.length) return;
+    const order = [...S.handOrder];
+    [order[i], order[j]] = [order[j], order[i]];
+    S.handOrder = order;
+    S.sortMode = "custom";
+    save(LS.sort, S.sortMode);
+    save(LS.order + S.code, S.handOrder);
+    renderNow();
+    const newOcc = countOf(order.slice(0, j), face);
+    const el = document.querySelector(`[data-key="${cssKey({ zone: "hand", face, occ: newOcc })}"]`);
+    if (el) el.focus();
+  },
+
+  sort(mode) {
+    S.sortMode = mode;
+    save(LS.sort, mode);
+    S.handOrder = mode === "rank" ? sortByRank(S.handOrder) : sortBySuit(S.handOrder);
+    save(LS.order + S.code, S.handOrder);
+    clearSelection();
+    render();
+  },
+
+  toggleRemoved() {
+    S.showRemoved = !S.showRemoved;
+    save(LS.removed, S.showRemoved);
+    render();
+  },
+
+  toggleHelp() { S.showHelp = !S.showHelp; render(); },
+
+  clearSelection() { clearSelection(); render(); },
+
+  draw: () => sendSeq([["draw", {}]]),
+  end: () => sendSeq([["end", {}]]),
+  cancel: () => sendSeq([["cancel", {}]]),
+  stop: () => sendSeq([["stop", {}]]),
+  ready: () => sendSeq([["ready", {}]]),
+  async giveUp() {
+    if (await confirmDialog(t("confirm.give_up"), t("btn.give_up"))) sendSeq([["give_up", {}]]);
+  },
+  async leaveHand() {
+    if (await confirmDialog(t("confirm.leave"), t("btn.leave"))) sendSeq([["leave", {}]]);
+  },
+  async leaveGame() {
+    if (await confirmDialog(t("confirm.leave_game"), t("btn.leave_game"))) sendSeq([["leave_game", {}]]);
+  },
+  stage() {
+    const sel = selectedIn("hand");
+    if (!sel.length) { toast(t("hint.select_hand"), "info"); return; }
+    actOn(sel, { kind: "staging" });
+  },
+  unstage() {
+    const sel = selectedIn("staging");
+    if (!sel.length) { toast(t("hint.select_staged"), "info"); return; }
+    actOn(sel, { kind: "hand" });
+  },
+  lay() {
+    const me = meView();
+    let items = selectedIn("staging");
+    if (!items.length) items = selectedIn("hand");
+    if (!items.length && me && me.staging.length) {
+      items = me.staging.map((f, i) => ({ zone: "staging", face: f, occ: countOf(me.staging.slice(0, i), f) }));
+    }
+    if (!items.length) { toast(t("hint.select_lay"), "info"); return; }
+    actOn(items, { kind: "new" });
+  },
+  take() {
+    const sel = selectedIn("table");
+    if (!sel.length) { toast(t("hint.select_table"), "info"); return; }
+    const s = sel[0];
+    clearSelection();
+    render();
+    sendSeq([["take", { card: s.face, meld: s.meld }]]);
+  },
+  toNew() {
+    if (S.selection.length) return actOn(S.selection, { kind: "new" });
+    if (myHold()) return sendSeq([["drop", { to: "new" }]]);
+    toast(t("hint.select_new"), "info");
+  },
+  home() {
+    try { localStorage.removeItem(LS.table); } catch (e) { /* ignore */ }
+    navigate("/");
+  },
+  reconnectNow() {
+    if (S.conn) { S.conn.attempt = 0; S.conn.dropForTest(); }
+  },
+};
+
+function nthIndex(list, face, occ) {
+  let n = 0;
+  for (let i = 0; i < list.length; i++) if (list[i] === face) { if (n === occ) return i; n++; }
+  return -1;
+}
+
+
+// ---------------------------------------------------------------- keyboard
+
+const SHORTCUTS = {
+  d: () => Actions.draw(),
+  s: () => Actions.stage(),
+  u: () => Actions.unstage(),
+  l: () => Actions.lay(),
+  t: () => Actions.take(),
+  n: () => Actions.toNew(),
+  e: () => Actions.end(),
+  x: () => Actions.cancel(),
+  "!": () => Actions.stop(),
+  o: () => Actions.sort(S.sortMode === "suit" ? "rank" : "suit"),
+  h: () => Actions.toggleRemoved(),
+  "?": () => Actions.toggleHelp(),
+};
+
+document.addEventListener("keydown", (ev) => {
+  const tag = (ev.target.tagName || "").toLowerCase();
+  const typing = tag === "input" || tag === "textarea" || tag === "select" || ev.target.isContentEditable;
+  if (document.querySelector("dialog[open]")) return;
+  if (S.route !== "table" || typing || ev.ctrlKey || ev.metaKey) return;
+  const el = ev.target.closest ? ev.target.closest("[data-key]") : null;
+  if (ev.key === "Escape") {
+    if (S.showHelp) { S.showHelp = false; render(); return; }
+    if (S.selection.length) { ev.preventDefault(); Actions.clearSelection(); }
+    return;
+  }
+  if (el && (ev.key === "Enter" || ev.key === " ")) {
+    if (el.tagName === "BUTTON") return; // buttons handle themselves
+    ev.preventDefault();
+    if (el.dataset.zone) Actions.activateCard(el.dataset.zone, el.dataset.face, parseInt(el.dataset.occ, 10), el.dataset.meld ? parseInt(el.dataset.meld, 10) : undefined);
+    else if (el.dataset.drop) Actions.activateZone(el.dataset.drop, el.dataset.meld ? parseInt(el.dataset.meld, 10) : undefined);
+    return;
+  }
+  if (el && el.dataset.zone === "hand" && ev.altKey && (ev.key === "ArrowLeft" || ev.key === "ArrowRight")) {
+    ev.preventDefault();
+    Actions.shiftHandCard(el.dataset.face, parseInt(el.dataset.occ, 10), ev.key === "ArrowLeft" ? -1 : 1);
+    return;
+  }
+  if (el && !ev.altKey && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(ev.key)) {
+    // Move focus among the cards and melds of the same group.
+    const group = el.closest("[data-group]");
+    if (!group) return;
+    const items = [...group.querySelectorAll("[data-key]")].filter((x) => x.tabIndex >= 0);
+    const i = items.indexOf(el);
+    const next = items[i + (ev.key === "ArrowLeft" || ev.key === "ArrowUp" ? -1 : 1)];
+    if (next) { ev.preventDefault(); next.focus(); }
+    return;
+  }
+  if (ev.altKey) return;
+  const fn = SHORTCUTS[ev.key.length === 1 ? ev.key.toLowerCase() : ev.key];
+  if (fn && S.seat && !S.spectator) { ev.preventDefault(); fn(); }
+  else if (fn && (ev.key === "?" || ev.key.toLowerCase() === "h")) { ev.preventDefault(); fn(); }
+});
+
+// ---------------------------------------------------------------- boot
+
+S.actions = Actions;
+
+function boot() {
+  const sel = document.getElementById("lang");
+  sel.value = getLang();
+  sel.addEventListener("change", () => setLang(sel.value));
+  onLangChange(() => render());
+  document.getElementById("home-link").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    navigate("/");
+  });
+  installDnd({ payloadFor: Actions.payloadFor, onDrop: Actions.onDrop });
+  setInterval(tickClocks, 250);
+  route();
+}
+
+boot();

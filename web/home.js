@@ -1,0 +1,69 @@
+// The home screen: a name, a new friendly game (single or long), joining by code or link,
+// the agora (not open yet) and the ranking (shown once the server offers GET /api/ranking).
+import { t } from "./i18n.js";
+import { h } from "./ui.js";
+
+export function renderHome(S, Home) {
+  if (S.route === "table" && S.needName) return joinGate(S, Home);
+  const name = S.session ? S.session.name : "";
+  let lastTable = null;
+  try { lastTable = JSON.parse(localStorage.getItem("mvx.table") || "null"); } catch (e) { lastTable = null; }
+  const nameInput = () => document.getElementById("name").value;
+  const codeInput = () => document.getElementById("join-code").value;
+  const busy = (ev, fn) => { ev.preventDefault(); fn(); };
+
+  return h("div", { class: "home" },
+    h("section", { class: "hero" },
+      h("h1", {}, "Machiavelox"),
+      h("p", { class: "tagline" }, t("home.tagline"))),
+    h("form", { class: "panel home-form", id: "home-form", "aria-labelledby": "home-title", onsubmit: (ev) => busy(ev, () => Home.create(nameInput(), "single")) },
+      h("h2", { id: "home-title" }, t("home.play")),
+      h("label", { for: "name" }, t("home.name")),
+      h("input", { id: "name", class: "input", name: "name", autocomplete: "nickname", maxlength: "24", required: true, value: name, placeholder: t("home.name_placeholder") }),
+      h("fieldset", { class: "create" },
+        h("legend", {}, t("home.create")),
+        h("div", { class: "row" },
+          h("button", { class: "btn primary", type: "submit", id: "create-single" }, t("home.create_single")),
+          h("button", { class: "btn", type: "button", id: "create-long", onclick: (ev) => busy(ev, () => Home.create(nameInput(), "long")) }, t("home.create_long"))),
+        h("p", { class: "muted small" }, t("home.modes"))),
+      h("fieldset", { class: "join" },
+        h("legend", {}, t("home.join")),
+        h("div", { class: "row" },
+          h("input", { id: "join-code", class: "input code-input", "aria-label": t("home.code_label"), placeholder: t("home.code_placeholder"), autocapitalize: "characters", spellcheck: "false",
+            onkeydown: (ev) => { if (ev.key === "Enter") busy(ev, () => Home.join(nameInput(), codeInput())); } }),
+          h("button", { class: "btn", type: "button", id: "join-btn", onclick: (ev) => busy(ev, () => Home.join(nameInput(), codeInput())) }, t("home.join_btn")))),
+      S.homeError ? h("p", { class: "error", role: "alert", id: "home-error" }, S.homeError) : null,
+      lastTable ? h("p", { class: "muted" }, t("home.back_to"), " ", h("a", { href: `/t/${lastTable}`, id: "last-table", onclick: (ev) => { ev.preventDefault(); history.pushState({}, "", `/t/${lastTable}`); window.dispatchEvent(new PopStateEvent("popstate")); } }, lastTable)) : null),
+    h("section", { class: "panel home-more" },
+      h("h2", {}, t("home.agora")),
+      h("p", { class: "muted" }, t("home.agora_text")),
+      h("button", { class: "btn", type: "button", disabled: true, id: "agora-btn" }, t("home.agora_btn"), " \u2014 ", t("home.soon")),
+      h("h2", {}, t("home.ranking")),
+      rankingBlock(S, Home)),
+    h("section", { class: "panel home-rules" },
+      h("h2", {}, t("home.how")),
+      h("ul", {}, ["home.rule1", "home.rule2", "home.rule3", "home.rule4"].map((k) => h("li", {}, t(k))))));
+}
+
+function rankingBlock(S, Home) {
+  if (S.ranking === undefined) {
+    return h("button", { class: "btn", type: "button", id: "ranking-btn", onclick: () => Home.ranking() }, t("home.ranking_btn"));
+  }
+  if (S.ranking === null) return h("p", { class: "muted", id: "ranking" }, t("home.soon_long"));
+  const rows = Array.isArray(S.ranking) ? S.ranking : (S.ranking.ranking || S.ranking.players || []);
+  if (!rows.length) return h("p", { class: "muted", id: "ranking" }, t("home.ranking_empty"));
+  return h("table", { class: "scores", id: "ranking" },
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" }, t("result.points")))),
+    h("tbody", {}, rows.slice(0, 50).map((r, i) => h("tr", {},
+      h("td", {}, String(r.rank ?? i + 1)), h("td", {}, String(r.name ?? r.player ?? "?")), h("td", { class: "num" }, String(r.points ?? r.score ?? ""))))));
+}
+
+function joinGate(S, Home) {
+  return h("form", { class: "panel home-form gate", id: "gate-form", "aria-labelledby": "gate-title",
+    onsubmit: (ev) => { ev.preventDefault(); Home.nameThenJoin(document.getElementById("name").value); } },
+  h("h2", { id: "gate-title" }, t("gate.title", { code: S.code })),
+  h("label", { for: "name" }, t("home.name")),
+  h("input", { id: "name", class: "input", autocomplete: "nickname", maxlength: "24", required: true, placeholder: t("home.name_placeholder") }),
+  h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "gate-join" }, t("gate.join"))),
+  S.homeError ? h("p", { class: "error", role: "alert", id: "home-error" }, S.homeError) : null);
+}

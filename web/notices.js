@@ -1,0 +1,110 @@
+// Events → notices in the player's language. Each notice keeps its event and is worded at
+// render time, so switching language rewords the whole list.
+import { t } from "./i18n.js";
+import { parseFace } from "./cards.js";
+
+/** "7♣ 8♣" for a list of faces. */
+export function faces(list) {
+  return (list || []).map((f) => { const p = parseFace(f); return p.joker ? "\u2605" : p.rank + p.symbol; }).join(" ");
+}
+
+function who(name, me) {
+  return name === me ? t("word.you") : (name ?? "?");
+}
+
+/**
+ * Which events become notices and how they look: {level: "alert"|"info"|"minor", text}.
+ * Returns null for events that are only visible on the table (a card staged, moved...).
+ */
+export function describeEvent(ev, me) {
+  const p = ev.player;
+  const mine = p !== null && p === me;
+  switch (ev.kind) {
+    case "chain_undo": {
+      const cause = ev.cause_player === me ? t("word.your_play", { n: ev.cause }) : t("word.play_of", { name: ev.cause_player, n: ev.cause });
+      const cards = faces(ev.cards_back);
+      if (mine) {
+        return { level: "alert", hitsMe: true, text: cards
+          ? t("ev.chain_undo.me", { cards, cause })
+          : t("ev.chain_undo.me_nocards", { cause }) };
+      }
+      return { level: "info", text: cards
+        ? t("ev.chain_undo.other", { name: p, cards, cause })
+        : t("ev.chain_undo.other_nocards", { name: p, cause }) };
+    }
+    case "play_ended": {
+      const fell = faces(ev.fell), back = faces(ev.staged_back);
+      const reason = t("reason.play." + ev.reason);
+      const base = ev.outcome === "confirmed"
+        ? t(mine ? "ev.play_ended.ok.me" : "ev.play_ended.ok", { name: p, n: ev.play, reason })
+        : t(mine ? "ev.play_ended.void.me" : "ev.play_ended.void", { name: p, n: ev.play, reason });
+      const parts = [base];
+      if (fell) parts.push(t("ev.play_ended.fell", { cards: fell }));
+      if (back) parts.push(t("ev.play_ended.staged_back", { cards: back }));
+      return { level: (fell || ev.outcome !== "confirmed") && mine ? "alert" : (fell ? "info" : "minor"), text: parts.join(" ") };
+    }
+    case "hold_ended":
+      if (ev.reason === "expired") return { level: mine ? "alert" : "minor", text: t("ev.hold_expired", { name: who(p, me), card: faces([ev.card]) }) };
+      if (ev.reason === "dropped_back") return { level: "minor", text: t("ev.hold_dropped_back", { name: who(p, me), card: faces([ev.card]) }) };
+      return null;
+    case "stop":
+      return { level: "alert", text: mine ? t("ev.stop.me") : t("ev.stop", { name: p }) };
+    case "freeze_ended":
+      return { level: "alert", text: t("ev.freeze_ended." + (ev.how || "timeout"), { name: who(p, me) }) + (ev.restored ? " " + t("ev.freeze_ended.restored") : "") };
+    case "play_resumed":
+      return mine ? { level: "info", text: t("ev.play_resumed.me") } : null;
+    case "eliminated":
+      return { level: "alert", text: t("ev.eliminated." + (ev.reason || "other"), { name: who(p, me) }) };
+    case "left":
+      return { level: "alert", text: t("ev.left." + (ev.reason || "leave"), { name: who(p, me) }) };
+    case "absence_started":
+      return mine ? null : { level: "info", text: t("ev.absence_started", { name: p }) };
+    case "disconnected":
+      return mine ? null : { level: "minor", text: t("ev.disconnected", { name: p }) };
+    case "reconnected":
+      return mine ? null : { level: "minor", text: t("ev.reconnected", { name: p }) };
+    case "tiebreak_started":
+      return { level: "alert", text: t("ev.tiebreak_started", { names: (ev.players || []).map((x) => who(x, me)).join(", ") }) };
+    case "went_out":
+      return { level: "alert", text: mine ? t("ev.went_out.me") : t("ev.went_out", { name: p }) };
+    case "hand_ended":
+      return { level: "alert", text: ev.winner ? t("ev.hand_ended.winner", { name: who(ev.winner, me), end: t("end." + ev.end) }) : t("ev.hand_ended.nowinner", { end: t("end." + ev.end) }) };
+    case "pause_started":
+      return { level: "info", text: t("ev.pause_started") };
+    case "ready":
+      return { level: "minor", text: t("ev.ready", { name: who(p, me) }) };
+    case "left_game":
+      return { level: "alert", text: t("ev.left_game." + (ev.reason === "absence" ? "absence" : "leave"), { name: who(p, me) }) };
+    case "game_ended":
+      return { level: "alert", text: ev.winner ? t("ev.game_ended.winner", { name: who(ev.winner, me) }) : (ev.long_draw ? t("ev.game_ended.draw") : t("ev.game_ended.nobody")) };
+    case "hand_dealt":
+      return { level: "info", text: t("ev.hand_dealt", { n: ev.hand }) };
+    case "inactivity":
+      return { level: "info", text: (ev.forced || []).length ? t("ev.inactivity.forced") : t("ev.inactivity.silence") };
+    case "forced_draw":
+      if (!mine) return null;
+      if (ev.deferred === "pending") return { level: "info", text: t("ev.forced_draw.pending") };
+      return { level: "info", text: ev.card ? t("ev.forced_draw.card", { card: faces([ev.card]) }) : t("ev.forced_draw") };
+    case "split":
+      return { level: "minor", text: t("ev.split", { meld: ev.meld, into: (ev.into || []).map((m) => "#" + m).join(", ") }) };
+    case "reserved":
+      return { level: mine ? "info" : "alert", text: t("ev.reserved", { card: faces([ev.card]), name: who(p, me) }) };
+    case "laid":
+      return { level: "minor", text: t("ev.laid", { name: who(p, me), cards: faces(ev.cards), meld: ev.meld }) };
+    default:
+      return null;
+  }
+}
+
+/** A score's reason in words. The engine writes English sentences; we read their numbers. */
+export function scoreReason(reason) {
+  if (!reason) return "";
+  if (["lost", "eliminated", "left"].includes(reason)) return t("score." + reason);
+  let m = reason.match(/^draw: (-?\d+) - (\d+) pile cards$/);
+  if (m) return t("score.draw", { base: m[1], pile: m[2] });
+  m = reason.match(/^tie-break: (-?\d+) \+ (\d+) pile cards of the others \+ (\d+) cards outside$/);
+  if (m) return t("score.tiebreak", { base: m[1], pile: m[2], outside: m[3] });
+  m = reason.match(/^(-?\d+) - (\d+) in stock \+ (\d+) in opponents' hands( \+ (\d+) for an empty stock)?$/);
+  if (m) return t("score.win", { base: m[1], stock: m[2], others: m[3] }) + (m[5] ? " " + t("score.bonus", { bonus: m[5] }) : "");
+  return reason;
+}

@@ -1,0 +1,158 @@
+// Small DOM helpers: element building, countdowns, the toast and the confirmation dialog.
+import { t } from "./i18n.js";
+import { parseFace } from "./cards.js";
+
+/** h("div", {class: "x", onclick: fn, "aria-label": "..."}, child, "text", [more]) */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") el.className = v;
+      else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+      else if (k === "text") el.textContent = v;
+      else if (v === true) el.setAttribute(k, "");
+      else el.setAttribute(k, String(v));
+    }
+  }
+  appendAll(el, children);
+  return el;
+}
+
+function appendAll(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) appendAll(el, c);
+    else if (c instanceof Node) el.appendChild(c);
+    else el.appendChild(document.createTextNode(String(c)));
+  }
+}
+
+/** A card's spoken name: "10 of hearts". */
+export function cardLabel(face) {
+  const p = parseFace(face);
+  if (p.joker) return t("card.joker");
+  return t("card.name", { rank: t("rank." + p.rank), suit: t("suit." + p.suit) });
+}
+
+/** A card face as an element; `opts` adds classes, data and attributes. */
+export function cardEl(face, opts = {}) {
+  const p = parseFace(face);
+  const cls = ["card", p.red ? "red" : "black", p.joker ? "joker" : ""];
+  if (opts.small) cls.push("small");
+  if (opts.classes) cls.push(...opts.classes);
+  const el = h("div", {
+    class: cls.filter(Boolean).join(" "),
+    role: opts.role || "img",
+    tabindex: opts.focusable ? "0" : null,
+    "aria-label": opts.label || cardLabel(face),
+    "aria-pressed": opts.pressed === undefined ? null : String(!!opts.pressed),
+    title: opts.title || null,
+    dataset: { face, ...(opts.data || {}) },
+  },
+  h("span", { class: "corner", "aria-hidden": "true" }, h("span", { class: "rank" }, p.rank), h("span", { class: "suit" }, p.symbol)),
+  h("span", { class: "pip", "aria-hidden": "true" }, p.joker ? "\u2605" : p.symbol));
+  return el;
+}
+
+// ---- countdowns -------------------------------------------------------------------------
+// A clock element carries its deadline and the frame it is in: `data-until` seconds in the
+// hand frame (view.t is "now" there) or the game frame (game.game_t). The frames' "now" at
+// receipt and the receipt time come from setClockBase; ticking never touches anything else.
+const base = { hand: null, game: null, at: 0, frozen: false };
+
+export function setClockBase(handT, gameT) {
+  base.hand = handT;
+  base.game = gameT;
+  base.at = performance.now();
+}
+
+export function secondsLeft(until, frame = "hand") {
+  const now0 = base[frame];
+  if (now0 === null || until === null || until === undefined) return null;
+  const elapsed = (performance.now() - base.at) / 1000;
+  return Math.max(0, until - (now0 + elapsed));
+}
+
+export function fmtSeconds(s) {
+  if (s === null) return "";
+  const whole = Math.ceil(s);
+  if (whole < 60) return `${whole}s`;
+  const m = Math.floor(whole / 60), r = whole % 60;
+  return `${m}:${String(r).padStart(2, "0")}`;
+}
+
+/** A live countdown: a span updated by tickClocks. `total` (seconds) draws the bar. */
+export function clockEl(until, { frame = "hand", total = null, label = "", kind = "" } = {}) {
+  const el = h("span", {
+    class: `clock ${kind}`,
+    role: "timer",
+    "aria-label": label || null,
+    dataset: { until: String(until), frame, total: total === null ? "" : String(total) },
+  },
+  h("span", { class: "clock-bar", "aria-hidden": "true" }, h("span", { class: "clock-fill" })),
+  h("span", { class: "clock-text" }, fmtSeconds(secondsLeft(until, frame))));
+  updateClock(el);
+  return el;
+}
+
+function updateClock(el) {
+  const left = secondsLeft(parseFloat(el.dataset.until), el.dataset.frame);
+  const txt = el.querySelector(".clock-text");
+  const s = fmtSeconds(left);
+  if (txt.textContent !== s) txt.textContent = s;
+  const total = parseFloat(el.dataset.total);
+  const fill = el.querySelector(".clock-fill");
+  if (total > 0 && left !== null) fill.style.width = `${Math.min(100, (left / total) * 100)}%`;
+  else fill.style.width = "0";
+  el.classList.toggle("urgent", left !== null && left <= 10);
+  el.classList.toggle("expired", left !== null && left <= 0);
+}
+
+export function tickClocks() {
+  for (const el of document.querySelectorAll(".clock[data-until]")) updateClock(el);
+}
+
+// ---- toast (refusals, errors) ---------------------------------------------------------
+let toastTimer = null;
+export function toast(text, kind = "error") {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = "";
+  box.className = `toast ${kind}`;
+  box.appendChild(h("span", { class: "toast-text" }, text));
+  box.appendChild(h("button", {
+    class: "toast-close", type: "button", "aria-label": t("a11y.dismiss"),
+    onclick: () => { box.hidden = true; },
+  }, "\u00d7"));
+  box.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { box.hidden = true; }, 7000);
+}
+
+// ---- confirmation dialog --------------------------------------------------------------
+/** Resolves true when the player confirms. Uses the page's <dialog id="confirm">. */
+export function confirmDialog(message, okLabel) {
+  const dlg = document.getElementById("confirm");
+  return new Promise((resolve) => {
+    dlg.textContent = "";
+    const form = h("form", { method: "dialog", class: "confirm-form" },
+      h("p", { id: "confirm-text" }, message),
+      h("div", { class: "confirm-buttons" },
+        h("button", { type: "submit", value: "cancel", class: "btn", id: "confirm-cancel" }, t("btn.cancel_dialog")),
+        h("button", { type: "submit", value: "ok", class: "btn danger", id: "confirm-ok" }, okLabel || t("btn.confirm"))));
+    dlg.appendChild(form);
+    dlg.setAttribute("aria-labelledby", "confirm-text");
+    const done = () => { dlg.removeEventListener("close", done); resolve(dlg.returnValue === "ok"); };
+    dlg.addEventListener("close", done);
+    dlg.returnValue = "cancel";
+    dlg.showModal();
+    dlg.querySelector("#confirm-cancel").focus();
+  });
+}
+
+/** The stable key of a card element (focus and drag find it again after a re-render). */
+export function cssKey(s) {
+  return s.zone === "table" ? `table:${s.meld}:${s.face}:${s.occ}` : `${s.zone}:${s.face}:${s.occ}`;
+}
