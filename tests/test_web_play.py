@@ -9,7 +9,7 @@ test-only stacked position, goes through every gesture the client offers:
 * Bob (a touch screen) drags 8♣ onto the clubs run with his finger: his play needs Ada's 7♣;
 * Ada cancels her play with the X key: Bob's play falls, and Bob, only Bob, is told that 8♣
   came back because Ada's play failed (the chain undo notice, §5.5);
-* Ada adds 7♣ again (an add), Cy lays a set of queens (a lay), then declares 5♠ 5♦ and moves
+* Ada adds 7♣ again with the keyboard only (Tab, Space, Shift+Tab, Enter), Cy lays a set of queens (a lay), then declares 5♠ 5♦ and moves
   5♥ out of the hearts run with the mouse to make a new set (a declared rearrangement);
 * Bob reloads his page in the middle of the hand and finds his seat and his hand;
 * Cy calls Stop!; Bob's draw is refused with the server's sentence and nothing changes;
@@ -36,6 +36,7 @@ from test_web_support import (  # noqa: F401  (fixtures too)
     meld_faces,
     mouse_drag,
     staged_faces,
+    tab_to,
     touch_drag,
 )
 
@@ -127,11 +128,15 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
         expect(other.locator("#notices")).not_to_contain_text("came back to your hand")
         expect(other.locator("#notices .notice.hits-me")).to_have_count(0)
 
-    # An add: Ada puts 7C on the clubs run again; her direct play is confirmed.
-    ada.click("#my-hand .card[data-face='7C']")
-    ada.click(".meld[data-meld='1'] .meld-head")
+    # An add, keyboard only: Ada tabs to 7C, selects it with Space, goes back to the clubs
+    # run with Shift+Tab and puts it there with Enter. Her direct play is confirmed.
+    tab_to(ada, "hand:7C:0")
+    ada.keyboard.press("Space")
+    expect(ada.locator("#my-hand .card[data-face='7C']")).to_have_attribute("aria-pressed", "true")
+    tab_to(ada, "meld:1", backwards=True)
+    ada.keyboard.press("Enter")
     expect(cy.locator(".meld[data-meld='1'] .card")).to_have_count(4)
-    expect(ada.locator("#notices")).to_contain_text("was confirmed")
+    expect(ada.locator("#notices")).to_contain_text("Your play #3 was confirmed")
 
     # A lay: Cy selects three queens in his hand and lays them (stage ×3, then lay).
     for face in ("QS", "QD", "QH"):
@@ -169,6 +174,7 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     assert Counter(hand_faces(bob)) == before
     expect(bob.locator(".meld[data-meld='5'] .card")).to_have_count(3)
     expect(bob.locator("#conn-status")).to_have_text("Connected")
+    expect(bob.locator("#notices .notice.hits-me")).to_have_count(1)  # the notices stay too
 
     # Stop!: Cy freezes the others.
     cy.click("#btn-stop")
@@ -191,7 +197,7 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#hand-scores")).to_be_visible()
         expect(page.locator("#final-result")).to_be_visible()
-    expect(cy.locator("#result-title")).to_contain_text("Hand won by you")
+    expect(cy.locator("#result-title")).to_contain_text("You won the hand")
     expect(ada.locator("#result-title")).to_contain_text("Hand won by Cy")
     # 50 − 1 card in Cy's stock + 3 (Ada) + 3 (Bob) = 55.
     row = ada.locator("#hand-scores tr[data-player='Cy']")

@@ -44,23 +44,39 @@ document.addEventListener('pointerdown', (e) => window.__pointerTypes.push(e.poi
 expect.set_options(timeout=8000)
 
 
+# Each test module imports these fixtures, which makes one copy per module: the server and
+# the browser are shared through this dict so that a run starts each once (Playwright's sync
+# API cannot run twice at the same time), and the copy that started them stops them.
+_SHARED: dict[str, Any] = {}
+
+
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[Any]:
+    if "server" in _SHARED:
+        yield _SHARED["server"]
+        return
     from server.settings import Settings
     from server.testing import LiveServer
 
     settings = Settings(test_deals=True, secret="web-tests", resume_wait=0.2)
     with LiveServer(settings) as server:
+        _SHARED["server"] = server
         yield server
+        del _SHARED["server"]
 
 
 @pytest.fixture(scope="session")
 def chromium_browser() -> Iterator[Any]:
+    if "browser" in _SHARED:
+        yield _SHARED["browser"]
+        return
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Chromium not found at {CHROMIUM} (apt-get install chromium)")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        _SHARED["browser"] = browser
         yield browser
+        del _SHARED["browser"]
         browser.close()
 
 
@@ -121,6 +137,15 @@ def api_session(server: Any, name: str) -> dict[str, str]:
     return {"token": body["token"], "name": body["name"]}
 
 
+def api_join(server: Any, code: str, name: str) -> dict[str, str]:
+    """``name`` takes a seat at ``code`` through the API only (no browser, no socket)."""
+    session = api_session(server, name)
+    r = httpx.post(f"{server.url}/api/tables/{code}/join",
+                   headers={"Authorization": f"Bearer {session['token']}"}, trust_env=False, timeout=10)
+    assert r.status_code == 200, r.text
+    return session
+
+
 def api_create_table(server: Any, name: str, mode: str = "single", **extra: Any) -> tuple[str, dict[str, str]]:
     """A table created by ``name`` (test-only fields in ``extra``): its code and the session."""
     session = api_session(server, name)
@@ -149,6 +174,16 @@ def meld_faces(page: Any, meld: int) -> list[str]:
 # ---------------------------------------------------------------- gestures
 
 
+def tab_to(page: Any, key: str, *, backwards: bool = False, limit: int = 150) -> None:
+    """Press Tab (or Shift+Tab) until the element with ``data-key == key`` has the focus:
+    how a keyboard-only player gets there."""
+    for _ in range(limit):
+        if page.evaluate("document.activeElement && document.activeElement.dataset.key") == key:
+            return
+        page.keyboard.press("Shift+Tab" if backwards else "Tab")
+    raise AssertionError(f"Tab never reached {key}")
+
+
 def _centre(page: Any, selector: str) -> tuple[float, float]:
     loc = page.locator(selector).first
     loc.scroll_into_view_if_needed()
@@ -167,12 +202,13 @@ def mouse_drag(page: Any, source: str, target: str, steps: int = 12) -> None:
     page.mouse.up()
 
 
-def touch_drag(page: Any, source: str, target: str, steps: int = 12) -> None:
-    """A finger drag from ``source`` to ``target`` through DevTools touch events: Chromium
-    turns them into pointer events with ``pointerType == "touch"`` (and would cancel them if
-    the card let the page scroll instead)."""
+def touch_drag(page: Any, source: str, target: str, steps: int = 12, target_dx: float = 0) -> None:
+    """A finger drag from ``source`` to ``target`` (``target_dx`` pixels right of its centre)
+    through DevTools touch events: Chromium turns them into pointer events with
+    ``pointerType == "touch"`` (and would cancel them if the card let the page scroll instead)."""
     x1, y1 = _centre(page, source)
     x2, y2 = _centre(page, target)
+    x2 += target_dx
     cdp = page.context.new_cdp_session(page)
     try:
         cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x1, "y": y1}]})

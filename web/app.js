@@ -50,6 +50,7 @@ export const S = {
   showRemoved: load(LS.removed, true),
   busy: false,
   ranking: undefined,     // undefined: not asked; null: not available; else the data
+  rankingAvailable: undefined, // undefined: not checked; null: checking; true/false
   homeError: null,
   showHelp: false,
   fresh: new Map(),       // face -> how many copies just arrived in my hand
@@ -163,6 +164,16 @@ export const Home = {
       render();
     }
   },
+  /** Is there a ranking yet? Asked of the server's OpenAPI description (no 404 in the console),
+   * falling back to asking GET /api/ranking itself when that description is not served. */
+  async checkRanking() {
+    if (S.rankingAvailable !== undefined) return;
+    S.rankingAvailable = null; // asking
+    const spec = await probe("/openapi.json");
+    if (spec && spec.paths) S.rankingAvailable = "/api/ranking" in spec.paths;
+    else S.rankingAvailable = (await probe("/api/ranking")) !== null;
+    render();
+  },
   async ranking() {
     S.ranking = await probe("/api/ranking");
     render();
@@ -177,31 +188,54 @@ async function openTable(code) {
   S.route = "table";
   S.code = code;
   S.handOrder = load(LS.order + code, []);
+  const mem = loadTableMemory(code);
+  if (mem) {
+    S.notices = mem.notices;
+    for (const n of mem.notices) S.seenEvents.add(n.key);
+    S.resumeFrom = typeof mem.version === "number" && mem.version >= 0 ? mem.version : null;
+  }
   render();
-  if (!S.session) { S.needName = true; render(); return; }
-  let seated = true;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}, S.session.token);
-      save(LS.table, code);
-      break;
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      if (e.status === 401 && attempt === 0) {
-        // The server no longer knows this token (restarted with a new secret): same name, new token.
-        const name = S.session.name;
-        S.session = null;
-        try { await ensureSession(name); continue; } catch (e2) { S.fatal = apiErrorText(e2); render(); return; }
+  // Look first: a full table is joined only by its own players (the socket's welcome names
+  // our seat, or none: we watch), so nobody gets a needless 409 in the console.
+  let summary = null;
+  try {
+    summary = await api("GET", `/api/tables/${encodeURIComponent(code)}`);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) { S.fatal = t("err.no_table", { code }); render(); return; }
+  }
+  if (S.code !== code) return;
+  if (!S.session) {
+    if (summary && summary.seats.length >= 3) { S.spectator = true; connect(); return; } // just watch
+    S.needName = true;
+    render();
+    return;
+  }
+  let seated = null; // null: the welcome will tell
+  if (!summary || summary.seats.length < 3) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}, S.session.token);
+        seated = true;
+        break;
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        if (e.status === 401 && attempt === 0) {
+          // The server no longer knows this token (restarted with a new secret): same name, new token.
+          const name = S.session.name;
+          S.session = null;
+          try { await ensureSession(name); continue; } catch (e2) { S.fatal = apiErrorText(e2); render(); return; }
+        }
+        if (e.status === 404) { S.fatal = t("err.no_table", { code }); render(); return; }
+        if (e.code === "network") break; // the socket will retry
+        seated = false; // taken meanwhile: watch
+        toast(t("info.watching_because", { why: apiErrorText(e) }), "info");
+        break;
       }
-      if (e.status === 404) { S.fatal = t("err.no_table", { code }); render(); return; }
-      if (e.code === "network") { break; } // the socket will retry
-      seated = false; // full, over...: watch
-      toast(t("info.watching_because", { why: apiErrorText(e) }), "info");
-      break;
     }
   }
   if (S.code !== code) return;
-  S.spectator = !seated;
+  if (seated !== false) save(LS.table, code);
+  S.spectator = seated === false;
   connect();
 }
 
@@ -224,6 +258,8 @@ function connect() {
       render();
     },
   });
+  if (S.resumeFrom !== null && S.resumeFrom !== undefined) conn.lastVersion = S.resumeFrom;
+  S.resumeFrom = null;
   S.conn = conn;
   window.__mvx = { S, conn }; // handy in the console and for the browser tests
   conn.connect();
@@ -235,10 +271,13 @@ function onMessage(msg) {
   switch (msg.type) {
     case "welcome":
       S.seat = msg.seat ?? null;
-      if (S.seat === null && !S.spectator && S.session) S.spectator = true;
+      S.spectator = S.seat === null;
+      if (S.seat !== null) save(LS.table, S.code);
+      render();
       return;
     case "snapshot":
       if (typeof msg.version === "number") S.version = Math.max(S.version, msg.version);
+      saveTableMemory();
       if (msg.table) S.table = msg.table;
       applyGame(msg.game);
       break;
@@ -265,6 +304,23 @@ function onMessage(msg) {
   render();
 }
 
+// Notices and the last version seen live in sessionStorage per table: a reload keeps the
+// notices and resumes from that version (the server replays what was missed meanwhile).
+function saveTableMemory() {
+  if (!S.code) return;
+  try {
+    sessionStorage.setItem("mvx.mem." + S.code, JSON.stringify({ version: S.version, notices: S.notices.slice(0, 60) }));
+  } catch (e) { /* full or unavailable: fine */ }
+}
+
+function loadTableMemory(code) {
+  try {
+    const m = JSON.parse(sessionStorage.getItem("mvx.mem." + code) || "null");
+    if (m && Array.isArray(m.notices)) return m;
+  } catch (e) { /* ignore */ }
+  return null;
+}
+
 function addEvents(events) {
   for (const ev of events) {
     const key = `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`;
@@ -276,6 +332,7 @@ function addEvents(events) {
     if (d.level === "alert" && d.hitsMe) toast(d.text, "alert");
   }
   if (S.notices.length > 60) S.notices.length = 60;
+  saveTableMemory();
 }
 
 function applyGame(game) {

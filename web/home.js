@@ -46,6 +46,10 @@ export function renderHome(S, Home) {
 }
 
 function rankingBlock(S, Home) {
+  if (S.rankingAvailable === undefined) queueMicrotask(() => Home.checkRanking());
+  if (S.rankingAvailable !== true) {
+    return h("p", { class: "muted", id: "ranking" }, h("span", { class: "badge" }, t("home.soon")), " ", t("home.soon_long"));
+  }
   if (S.ranking === undefined) {
     return h("button", { class: "btn", type: "button", id: "ranking-btn", onclick: () => Home.ranking() }, t("home.ranking_btn"));
   }

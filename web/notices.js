@@ -8,8 +8,13 @@ export function faces(list) {
   return (list || []).map((f) => { const p = parseFace(f); return p.joker ? "\u2605" : p.rank + p.symbol; }).join(" ");
 }
 
+/** The sentence about me ("You left the hand") or about another player ("Bob left the hand"). */
+function tm(key, mine, vars) {
+  return t(mine ? key + ".me" : key, vars);
+}
+
 function who(name, me) {
-  return name === me ? t("word.you") : (name ?? "?");
+  return name === me ? t("word.you_obj") : (name ?? "?");
 }
 
 /**
@@ -44,19 +49,19 @@ export function describeEvent(ev, me) {
       return { level: (fell || ev.outcome !== "confirmed") && mine ? "alert" : (fell ? "info" : "minor"), text: parts.join(" ") };
     }
     case "hold_ended":
-      if (ev.reason === "expired") return { level: mine ? "alert" : "minor", text: t("ev.hold_expired", { name: who(p, me), card: faces([ev.card]) }) };
-      if (ev.reason === "dropped_back") return { level: "minor", text: t("ev.hold_dropped_back", { name: who(p, me), card: faces([ev.card]) }) };
+      if (ev.reason === "expired") return { level: mine ? "alert" : "minor", text: tm("ev.hold_expired", mine, { name: p, card: faces([ev.card]) }) };
+      if (ev.reason === "dropped_back") return { level: "minor", text: tm("ev.hold_dropped_back", mine, { name: p, card: faces([ev.card]) }) };
       return null;
     case "stop":
       return { level: "alert", text: mine ? t("ev.stop.me") : t("ev.stop", { name: p }) };
     case "freeze_ended":
-      return { level: "alert", text: t("ev.freeze_ended." + (ev.how || "timeout"), { name: who(p, me) }) + (ev.restored ? " " + t("ev.freeze_ended.restored") : "") };
+      return { level: "alert", text: tm("ev.freeze_ended." + (ev.how || "timeout"), mine, { name: p }) + (ev.restored ? " " + t("ev.freeze_ended.restored") : "") };
     case "play_resumed":
       return mine ? { level: "info", text: t("ev.play_resumed.me") } : null;
     case "eliminated":
-      return { level: "alert", text: t("ev.eliminated." + (ev.reason || "other"), { name: who(p, me) }) };
+      return { level: "alert", text: tm("ev.eliminated." + (ev.reason || "other"), mine, { name: p }) };
     case "left":
-      return { level: "alert", text: t("ev.left." + (ev.reason || "leave"), { name: who(p, me) }) };
+      return { level: "alert", text: tm("ev.left." + (ev.reason || "leave"), mine, { name: p }) };
     case "absence_started":
       return mine ? null : { level: "info", text: t("ev.absence_started", { name: p }) };
     case "disconnected":
@@ -68,15 +73,15 @@ export function describeEvent(ev, me) {
     case "went_out":
       return { level: "alert", text: mine ? t("ev.went_out.me") : t("ev.went_out", { name: p }) };
     case "hand_ended":
-      return { level: "alert", text: ev.winner ? t("ev.hand_ended.winner", { name: who(ev.winner, me), end: t("end." + ev.end) }) : t("ev.hand_ended.nowinner", { end: t("end." + ev.end) }) };
+      return { level: "alert", text: ev.winner ? tm("ev.hand_ended.winner", ev.winner === me, { name: ev.winner, end: t("end." + ev.end) }) : t("ev.hand_ended.nowinner", { end: t("end." + ev.end) }) };
     case "pause_started":
       return { level: "info", text: t("ev.pause_started") };
     case "ready":
-      return { level: "minor", text: t("ev.ready", { name: who(p, me) }) };
+      return { level: "minor", text: tm("ev.ready", mine, { name: p }) };
     case "left_game":
-      return { level: "alert", text: t("ev.left_game." + (ev.reason === "absence" ? "absence" : "leave"), { name: who(p, me) }) };
+      return { level: "alert", text: tm("ev.left_game." + (ev.reason === "absence" ? "absence" : "leave"), mine, { name: p }) };
     case "game_ended":
-      return { level: "alert", text: ev.winner ? t("ev.game_ended.winner", { name: who(ev.winner, me) }) : (ev.long_draw ? t("ev.game_ended.draw") : t("ev.game_ended.nobody")) };
+      return { level: "alert", text: ev.winner ? tm("ev.game_ended.winner", ev.winner === me, { name: ev.winner }) : (ev.long_draw ? t("ev.game_ended.draw") : t("ev.game_ended.nobody")) };
     case "hand_dealt":
       return { level: "info", text: t("ev.hand_dealt", { n: ev.hand }) };
     case "inactivity":
@@ -90,7 +95,7 @@ export function describeEvent(ev, me) {
     case "reserved":
       return { level: mine ? "info" : "alert", text: t("ev.reserved", { card: faces([ev.card]), name: who(p, me) }) };
     case "laid":
-      return { level: "minor", text: t("ev.laid", { name: who(p, me), cards: faces(ev.cards), meld: ev.meld }) };
+      return { level: "minor", text: tm("ev.laid", mine, { name: p, cards: faces(ev.cards), meld: ev.meld }) };
     default:
       return null;
   }

@@ -98,7 +98,7 @@ function topBar(S, A) {
     }
     if (c.freeze) {
       items.push(h("span", { class: "chip clock-chip freeze", id: "clock-freeze", style: `--c:${colourVar(game, c.freeze.caller)}` },
-        h("span", {}, t("clock.freeze", { name: c.freeze.caller === S.seat ? t("word.you") : c.freeze.caller })), " ",
+        h("span", {}, t(c.freeze.caller === S.seat ? "clock.freeze.me" : "clock.freeze", { name: c.freeze.caller })), " ",
         clockEl(c.freeze.until, { total: hv.timers.freeze, label: t("clock.freeze", { name: c.freeze.caller }) })));
     }
     if (c.tiebreak) {
@@ -296,10 +296,10 @@ function meldBox(S, A, m, unsafeBy, reserved, canAct) {
       heldBy = hd ? hd.player : "?";
       classes.push("held");
       if (heldBy === S.seat) classes.push("held-by-me");
-      title = t("card.held_by", { name: heldBy === S.seat ? t("word.you") : heldBy });
+      title = t("card.held_by", { name: heldBy === S.seat ? t("word.you_obj") : heldBy });
     }
     const res = reserved.get(f);
-    if (res) { classes.push("reserved"); title = t("card.reserved_for", { name: res === S.seat ? t("word.you") : res }); }
+    if (res) { classes.push("reserved"); title = t("card.reserved_for", { name: res === S.seat ? t("word.you_obj") : res }); }
     const sel = A.isSelected("table", f, occ[i], m.id);
     if (sel) classes.push("selected");
     const draggable = canAct && (!heldBy || heldBy === S.seat);
@@ -329,7 +329,7 @@ function meldBox(S, A, m, unsafeBy, reserved, canAct) {
   if (unsafeBy.length) classes.push("unsafe");
   if (!m.valid) classes.push("wounded");
   const tags = [];
-  for (const p of rw) tags.push(h("span", { class: "meld-tag rw", style: `--c:${colourVar(game, p)}` }, t("meld.reworked_by", { name: p === S.seat ? t("word.you") : p })));
+  for (const p of rw) tags.push(h("span", { class: "meld-tag rw", style: `--c:${colourVar(game, p)}` }, t(p === S.seat ? "meld.reworked_by.me" : "meld.reworked_by", { name: p })));
   if (unsafeBy.length) tags.push(h("span", { class: "meld-tag unsafe" }, t("meld.not_final")));
   if (!m.valid) tags.push(h("span", { class: "meld-tag wound" }, "\u26a0 ", t("meld.invalid")));
   const labelParts = [t("meld.label", { n: m.id, cards: m.cards.map(cardLabel).join(", ") })];
@@ -450,7 +450,7 @@ function myArea(S, A, mine) {
       h("button", { class: "btn tiny" + (S.sortMode === "rank" ? " on" : ""), type: "button", id: "sort-rank", "aria-pressed": String(S.sortMode === "rank"), onclick: (ev) => { ev.stopPropagation(); A.sort("rank"); } }, t("me.by_rank")),
       S.sortMode === "custom" ? h("span", { class: "muted" }, " ", t("me.custom")) : null)),
   h("div", { class: "cards hand-cards", "data-group": "hand", id: "my-hand", "data-scroll": "hand" },
-    handCards.length ? handCards : h("span", { class: "muted hint" }, t(mine.stock_count ? "me.hand_empty_draw" : "me.hand_empty"))));
+    handCards.length ? handCards : h("span", { class: "muted hint" }, t(mine.stock_count && active ? "me.hand_empty_draw" : "me.hand_empty"))));
 
   const hint = hv.result ? t("me.hint_over")
     : selCount ? t("me.selected", { n: selCount }) + " " + t(selectionHintKey(S))
@@ -480,7 +480,7 @@ function resultPanel(S, A) {
   const parts = [];
   if (res) {
     parts.push(h("h2", { id: "result-title" },
-      res.winner ? t("result.hand_winner", { name: res.winner === S.seat ? t("word.you") : res.winner }) : t("result.hand_nowinner"),
+      res.winner ? t(res.winner === S.seat ? "result.hand_winner.me" : "result.hand_winner", { name: res.winner }) : t("result.hand_nowinner"),
       " ", h("span", { class: "chip" }, t("end." + res.end))));
     parts.push(h("table", { class: "scores", id: "hand-scores" },
       h("caption", {}, t("result.count")),
@@ -516,7 +516,7 @@ function resultPanel(S, A) {
   }
   if (game.phase === "over" && game.result) {
     const r = game.result;
-    const text = r.winner ? t("result.game_winner", { name: r.winner === S.seat ? t("word.you") : r.winner })
+    const text = r.winner ? t(r.winner === S.seat ? "result.game_winner.me" : "result.game_winner", { name: r.winner })
       : r.long_draw ? t("result.long_draw") : t("result.nobody");
     parts.push(h("div", { class: "final", id: "final-result" },
       h("h2", {}, t("result.game_over")),

@@ -1,0 +1,87 @@
+"""A phone: finger drags (pointer events of type touch), the hand arranged by hand and kept
+across a reload, and a connection that drops and comes back by itself.
+
+Ada plays on a small touch screen; Bob and Cy take their seats through the API only, so the
+hand is dealt and Ada is alone in the browser.
+"""
+
+from __future__ import annotations
+
+from test_web_support import (  # noqa: F401  (fixtures too)
+    Browsers,
+    api_create_table,
+    api_join,
+    browsers,
+    chromium_browser,
+    expect,
+    hand_faces,
+    live_server,
+    staged_faces,
+    touch_drag,
+)
+
+PHONE = {"width": 412, "height": 915}
+
+POSITION = {
+    "table": [["4H", "5H", "6H"]],
+    "hands": {"A": ["KD", "2S", "9H", "5C"], "B": ["8C"], "C": ["8D"]},
+    "stocks": {"A": ["3C", "4C", "JS"]},
+    "drew": ["A"],
+    "laid": ["A"],
+}
+
+
+def test_touch_drags_hand_order_and_reconnection(live_server, browsers: Browsers) -> None:
+    code, session = api_create_table(live_server, "Ada", position=POSITION,
+                                     timers={"absence": 600, "inactivity": 600})
+    api_join(live_server, code, "Bob")
+    api_join(live_server, code, "Cy")
+    ada = browsers.page("ada", session=session, touch=True, viewport=PHONE)
+    ada.goto(f"{live_server.url}/t/{code}")
+    expect(ada.locator("#my-hand .card")).to_have_count(4)
+    assert hand_faces(ada) == ["2S", "9H", "5C", "KD"]  # sorted by suit at first
+
+    # A finger drags the king of diamonds to the front of the hand: a local arrangement.
+    touch_drag(ada, "#my-hand .card[data-face='KD']", "#my-hand .card[data-face='2S']", target_dx=-12)
+    expect(ada.locator("#my-hand .card").first).to_have_attribute("data-face", "KD")
+    assert hand_faces(ada) == ["KD", "2S", "9H", "5C"]
+    expect(ada.locator(".zone.hand")).to_contain_text("(your order)")
+    browsers.shot(ada, "touch-01-phone")
+
+    # A finger drags 9H into the staging area (stage), then back into the hand (unstage).
+    touch_drag(ada, "#my-hand .card[data-face='9H']", ".zone.staging")
+    expect(ada.locator("#my-staging .card")).to_have_count(1)
+    assert staged_faces(ada) == ["9H"]
+    touch_drag(ada, "#my-staging .card[data-face='9H']", ".zone.hand")
+    expect(ada.locator("#my-staging .card")).to_have_count(0)
+    expect(ada.locator("#my-hand .card")).to_have_count(4)
+    # A finger drags 5C onto nothing: nothing happens.
+    touch_drag(ada, "#my-hand .card[data-face='5C']", ".topbar")
+    expect(ada.locator("#my-hand .card")).to_have_count(4)
+
+    # The arrangement survives a reload (and the seat and hand come back).
+    order = hand_faces(ada)
+    ada.reload()
+    expect(ada.locator("#my-hand .card")).to_have_count(4)
+    assert hand_faces(ada) == order
+
+    # The socket drops: the page says so, reconnects by itself, resumes, and a draw pressed
+    # while it was down is delivered once (same command id) when it is back.
+    ada.evaluate("window.__mvx.conn.dropForTest()")
+    ada.click("#btn-draw")
+    expect(ada.locator("#conn-status")).to_have_text("Connected")
+    expect(ada.locator("#my-hand .card")).to_have_count(5)
+    assert sorted(hand_faces(ada)) == sorted(order + ["3C"])
+    ada.wait_for_timeout(500)
+    expect(ada.locator("#my-hand .card")).to_have_count(5)
+    expect(ada.locator("[data-player='Ada'] .count-n").nth(1)).to_have_text("2")  # stock
+
+    # The touch drag onto a meld adds; the table shows Ada's play in her colour. (The drawn
+    # card glows for a moment first: a card just arrived.)
+    expect(ada.locator("#my-hand .card.fresh")).to_have_count(0, timeout=5000)
+    touch_drag(ada, "#my-hand .card[data-face='3C']", ".meld[data-meld='1']")
+    expect(ada.locator(".meld[data-meld='1'] .card")).to_have_count(4)
+    expect(ada.locator(".meld[data-meld='1']")).to_contain_text("you are reworking")
+    expect(ada.locator("#toast")).to_be_hidden()
+    browsers.shot(ada, "touch-02-phone-after-add")
+    browsers.assert_no_console_errors()
