@@ -1,4 +1,4 @@
-"""The ``machiavelox`` command line: ``scenario FILE...`` (and ``serve`` once the server lands)."""
+"""The ``machiavelox`` command line: ``scenario FILE...`` and ``serve [--host H] [--port P]``."""
 
 from __future__ import annotations
 
@@ -30,12 +30,32 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server with uvicorn until interrupted (settings from MACHIAVELOX_* and flags)."""
+    import uvicorn
+
+    from .app import create_app
+    from .logs import configure
+    from .settings import Settings
+
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    settings = Settings(**overrides)
+    configure(settings.log_level)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                log_level=settings.log_level.lower())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="machiavelox", description="Machiavelox, real-time Machiavelli.")
     sub = parser.add_subparsers(dest="command", required=True)
     sc = sub.add_parser("scenario", help="run conformance case files")
     sc.add_argument("files", nargs="+", help="case files (JSON)")
     sc.set_defaults(func=cmd_scenario)
+    sv = sub.add_parser("serve", help="run the game server (uvicorn)")
+    sv.add_argument("--host", help="address to listen on (default: MACHIAVELOX_HOST or 127.0.0.1)")
+    sv.add_argument("--port", type=int, help="port (default: MACHIAVELOX_PORT or 8000)")
+    sv.set_defaults(func=cmd_serve)
     return parser
 
 

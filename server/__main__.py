@@ -1,0 +1,7 @@
+"""``python -m server ...`` is ``machiavelox ...``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,12 @@
+"""``GET /healthz``: the process answers (the Docker healthcheck hits it)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+router = APIRouter()
+
+
+@router.get("/healthz")
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}

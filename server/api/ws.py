@@ -1,0 +1,114 @@
+"""``/ws/{code}``: a player's (or a spectator's) live connection to a table.
+
+The endpoint only reads: it parses each message (``server.protocol.parse_client``, which never
+raises), answers malformed ones and pings itself, and hands everything else to the table's
+inbox. Frames go out through the connection's own queue and writer task
+(``server.connection``). Connecting: ``?token=`` (or ``Authorization: Bearer``) names the
+player; a token without a seat at this table, or none, watches as a spectator. The client's
+last version comes from ``?last_version=N`` or a first ``resume`` message, waited for at most
+``settings.resume_wait`` seconds; then the table sends welcome, the missed events or nothing,
+and a snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+
+from ..connection import Connection
+from ..deps import bearer
+from ..errors import CLOSE_BAD_TOKEN, CLOSE_NO_SUCH_TABLE
+from ..protocol import CommandIn, ErrorOut, PingIn, PongOut, ResumeIn, dump, parse_client
+from ..sessions import Sessions
+from ..settings import Settings
+from ..tables import Attach, Detach, Resync, Submit, Table, TableRegistry
+
+router = APIRouter()
+
+_PONG = dump(PongOut())
+
+
+def _last_version(raw: str | None) -> int | None:
+    try:
+        v = int(raw) if raw is not None else None
+    except ValueError:
+        return None
+    return v if v is not None and v >= 0 else None
+
+
+def _data(message: dict[str, Any]) -> str | bytes | None:
+    text = message.get("text")
+    return text if text is not None else message.get("bytes")
+
+
+@router.websocket("/ws/{code}")
+async def table_socket(websocket: WebSocket, code: str) -> None:
+    state = websocket.app.state
+    settings: Settings = state.settings
+    registry: TableRegistry = state.registry
+    sessions: Sessions = state.sessions
+    token = websocket.query_params.get("token") or bearer(websocket.headers.get("authorization"))
+    session = sessions.verify(token)
+    table = registry.get(code)
+    await websocket.accept()
+    if table is None:
+        await websocket.close(CLOSE_NO_SUCH_TABLE, "no such table")
+        return
+    if token and session is None:
+        await websocket.close(CLOSE_BAD_TOKEN, "bad or expired token")
+        return
+    seat = table.seat_of(session.player_id) if session else None
+    conn = Connection(websocket, seat, session.player_id if session else None,
+                      settings.outbound_queue, table.tlog)
+    conn.start()
+    last_version = _last_version(websocket.query_params.get("last_version"))
+    first_recv: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
+    recv: asyncio.Future[Any] | None = first_recv
+    first: CommandIn | ResumeIn | PingIn | ErrorOut | None = None
+    try:
+        if last_version is None and settings.resume_wait > 0:
+            done, _ = await asyncio.wait({first_recv}, timeout=settings.resume_wait)
+            if first_recv in done:
+                message = first_recv.result()
+                recv = None
+                if message["type"] == "websocket.disconnect":
+                    return
+                parsed = parse_client(_data(message), max_bytes=settings.max_message_bytes)
+                if isinstance(parsed, ResumeIn):
+                    last_version = parsed.last_version
+                else:
+                    first = parsed
+        await table.put(Attach(conn, last_version))
+        if first is not None:
+            await _dispatch(table, conn, first)
+        while True:
+            if recv is None:
+                recv = asyncio.ensure_future(websocket.receive())
+            message = await recv
+            recv = None
+            if message["type"] == "websocket.disconnect":
+                break
+            parsed = parse_client(_data(message), max_bytes=settings.max_message_bytes)
+            await _dispatch(table, conn, parsed)
+    finally:
+        if recv is not None:
+            recv.cancel()
+        await conn.close()
+        try:
+            await asyncio.wait_for(table.put(Detach(conn)), 5.0)
+        except (TimeoutError, RuntimeError):  # pragma: no cover - table gone
+            pass
+
+
+async def _dispatch(table: Table, conn: Connection,
+                    parsed: CommandIn | ResumeIn | PingIn | ErrorOut) -> None:
+    if isinstance(parsed, ErrorOut):
+        conn.send(dump(parsed))
+    elif isinstance(parsed, PingIn):
+        conn.send(_PONG)
+    elif isinstance(parsed, ResumeIn):
+        await table.put(Resync(conn, parsed.last_version))
+    else:
+        await table.put(Submit(conn, parsed))

@@ -1,0 +1,52 @@
+"""FastAPI dependencies as ``Annotated`` aliases (STYLE 8): settings, tables, the session."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from .errors import ApiError
+from .sessions import Session, Sessions
+from .settings import Settings
+from .tables import TableRegistry
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_registry(request: Request) -> TableRegistry:
+    registry: TableRegistry = request.app.state.registry
+    return registry
+
+
+def get_sessions(request: Request) -> Sessions:
+    sessions: Sessions = request.app.state.sessions
+    return sessions
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header."""
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def get_session(
+    sessions: Annotated[Sessions, Depends(get_sessions)],
+    authorization: Annotated[str | None, Header()] = None,
+) -> Session:
+    session = sessions.verify(bearer(authorization))
+    if session is None:
+        raise ApiError(401, "bad_token",
+                       "Send a session token (Authorization: Bearer ...) from POST /api/session.")
+    return session
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+RegistryDep = Annotated[TableRegistry, Depends(get_registry)]
+SessionsDep = Annotated[Sessions, Depends(get_sessions)]
+SessionDep = Annotated[Session, Depends(get_session)]

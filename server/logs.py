@@ -1,0 +1,54 @@
+"""Structured logging with the standard library: every table line names the table and the seat.
+
+Lines read ``table=K7QX2M seat=Ada command do=draw outcome=ack``; the same fields are on the
+record as attributes (``record.table``, ``record.seat``, ``record.fields``) for a JSON
+formatter to pick up. Nothing hidden (a drawn card, a hand, a seed) is ever logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+LOGGER_NAME = "machiavelox"
+log = logging.getLogger(LOGGER_NAME)
+
+
+def configure(level: str = "INFO") -> None:
+    """Send the ``machiavelox`` loggers to stderr at ``level`` (used by ``machiavelox serve``)."""
+    root = logging.getLogger(LOGGER_NAME)
+    root.setLevel(level.upper())
+    if not root.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        root.addHandler(handler)
+        root.propagate = False
+
+
+class TableLog:
+    """A logger bound to one table: ``TableLog("K7QX2M").info("joined", seat="Ada")``."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self._log = logging.getLogger(f"{LOGGER_NAME}.table")
+
+    def _emit(self, level: int, event: str, seat: str | None, fields: dict[str, Any],
+              exc_info: bool = False) -> None:
+        if not self._log.isEnabledFor(level):
+            return
+        kv = "".join(f" {k}={v}" for k, v in fields.items())
+        self._log.log(level, "table=%s seat=%s %s%s", self.code, seat or "-", event, kv,
+                      extra={"table": self.code, "seat": seat, "event": event, "fields": fields},
+                      exc_info=exc_info)
+
+    def debug(self, event: str, seat: str | None = None, **fields: Any) -> None:
+        self._emit(logging.DEBUG, event, seat, fields)
+
+    def info(self, event: str, seat: str | None = None, **fields: Any) -> None:
+        self._emit(logging.INFO, event, seat, fields)
+
+    def warning(self, event: str, seat: str | None = None, **fields: Any) -> None:
+        self._emit(logging.WARNING, event, seat, fields)
+
+    def exception(self, event: str, seat: str | None = None, **fields: Any) -> None:
+        self._emit(logging.ERROR, event, seat, fields, exc_info=True)

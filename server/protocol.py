@@ -1,0 +1,238 @@
+"""WebSocket messages, one pydantic model per message and direction (``docs/protocol.md``).
+
+Client → server: :class:`CommandIn`, :class:`ResumeIn`, :class:`PingIn`, a union discriminated
+on ``type``. :func:`parse_client` turns raw text into one of them or, for anything malformed,
+into an :class:`ErrorOut` to send back: it never raises, so bad input can never kill a socket.
+
+Server → client: :class:`WelcomeOut`, :class:`SnapshotOut`, :class:`UpdateOut`, :class:`AckOut`,
+:class:`RefusedOut`, :class:`ErrorOut`, :class:`TableOut`, :class:`PongOut`. Game views and
+events inside them are the plain dicts built by ``engine.view``; every outgoing frame is
+serialised once with :func:`dump` and the same text goes to every connection that may see it.
+
+Error codes of :class:`ErrorOut` (malformed input; the socket stays open):
+
+* ``too_large``: the message is longer than the server accepts;
+* ``bad_json``: not JSON, not UTF-8, or not a JSON object;
+* ``unknown_type``: ``type`` missing or not one of ``command``, ``resume``, ``ping``;
+* ``bad_field``: a field is missing or of the wrong type (the command ``id`` is echoed when it
+  could be read).
+
+Refusal codes (:class:`RefusedOut`) are the engine's (``docs/errors.md``) plus the server's own:
+``not_seated`` (a spectator sent a command) and ``not_started`` (seats are still filling).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+
+# ---------------------------------------------------------------------------- client -> server
+
+#: Commands a client may send; ``disconnect``/``reconnect`` are the server's own business.
+CLIENT_COMMANDS = (
+    "draw", "stage", "unstage", "lay", "add", "take", "drop", "move", "place",
+    "end", "cancel", "stop", "give_up", "leave", "ready", "leave_game",
+)
+Do = Literal[
+    "draw", "stage", "unstage", "lay", "add", "take", "drop", "move", "place",
+    "end", "cancel", "stop", "give_up", "leave", "ready", "leave_game",
+]
+
+# The fields each command needs (R6); the engine judges their values.
+_NEEDS: dict[str, tuple[str, ...]] = {
+    "stage": ("card",), "unstage": ("card",), "lay": ("cards",),
+    "add": ("card", "meld"), "take": ("card", "meld"), "place": ("card", "meld"),
+    "drop": ("to",), "move": ("card", "meld", "to"),
+}
+
+CommandId = Annotated[StrictStr | StrictInt, Field(union_mode="left_to_right")]
+
+
+class _In(BaseModel):
+    # Unknown extra fields are ignored, so that a newer client still talks to an older server.
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class CommandIn(_In):
+    """``{"type": "command", "id": "c17", "do": "add", "card": "7C", "meld": 1}``.
+
+    ``id`` is the client's command id (a string of 1–64 characters, or an integer): a repeated
+    id is applied once and gets the same reply again. ``card`` is a face (R1), ``cards`` a list
+    of faces (``lay``), ``meld`` a meld id, ``to`` a meld id or ``"new"``.
+    """
+
+    type: Literal["command"]
+    id: CommandId
+    do: Do
+    card: StrictStr | None = Field(None, max_length=8)
+    cards: list[Annotated[StrictStr, Field(max_length=8)]] | None = Field(None, max_length=40)
+    meld: StrictInt | None = None
+    to: StrictInt | Literal["new"] | None = None
+
+    @model_validator(mode="after")
+    def _fields_for_do(self) -> CommandIn:
+        if isinstance(self.id, str) and not 1 <= len(self.id) <= 64:
+            raise ValueError("id must be 1 to 64 characters")
+        missing = [f for f in _NEEDS.get(self.do, ()) if getattr(self, f) is None]
+        if missing:
+            raise ValueError(f"'{self.do}' needs {' and '.join(missing)}")
+        return self
+
+
+class ResumeIn(_In):
+    """``{"type": "resume", "last_version": 57}``: the last version this client saw (None: none)."""
+
+    type: Literal["resume"]
+    last_version: Annotated[StrictInt, Field(ge=0)] | None = None
+
+
+class PingIn(_In):
+    """``{"type": "ping"}``, answered by ``{"type": "pong"}``."""
+
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[CommandIn | ResumeIn | PingIn, Field(discriminator="type")]
+_client_adapter: TypeAdapter[CommandIn | ResumeIn | PingIn] = TypeAdapter(ClientMessage)
+_CLIENT_TYPES = ("command", "resume", "ping")
+
+# ---------------------------------------------------------------------------- server -> client
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class TableSummary(_Out):
+    """A table as everyone may see it. ``phase``: waiting (seats filling), hand, pause, over.
+    ``online``: the seats with a live connection."""
+
+    code: str
+    mode: Literal["single", "long"]
+    url: str
+    seats: list[str]
+    online: list[str]
+    phase: Literal["waiting", "hand", "pause", "over"]
+
+
+class WelcomeOut(_Out):
+    type: Literal["welcome"] = "welcome"
+    seat: str | None
+    code: str
+    version: int
+
+
+class SnapshotOut(_Out):
+    type: Literal["snapshot"] = "snapshot"
+    version: int
+    game: dict[str, Any] | None
+    table: TableSummary
+
+
+class UpdateOut(_Out):
+    """``events`` are already filtered for the receiving seat; ``game`` is its view after them.
+    ``replay`` marks the missed events sent on reconnection (they are followed by a snapshot)."""
+
+    type: Literal["update"] = "update"
+    version: int
+    events: list[dict[str, Any]]
+    game: dict[str, Any] | None
+    replay: bool = False
+
+
+class AckOut(_Out):
+    type: Literal["ack"] = "ack"
+    id: StrictStr | StrictInt
+    version: int
+
+
+class RefusedOut(_Out):
+    type: Literal["refused"] = "refused"
+    id: StrictStr | StrictInt
+    code: str
+    message: str
+
+
+class ErrorOut(_Out):
+    type: Literal["error"] = "error"
+    code: Literal["too_large", "bad_json", "unknown_type", "bad_field"]
+    message: str
+    id: StrictStr | StrictInt | None = None
+
+
+class TableOut(_Out):
+    type: Literal["table"] = "table"
+    table: TableSummary
+
+
+class PongOut(_Out):
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = (
+    WelcomeOut | SnapshotOut | UpdateOut | AckOut | RefusedOut | ErrorOut | TableOut | PongOut
+)
+
+
+def dump(msg: _Out) -> str:
+    """The JSON text of a server message (``None`` fields kept, as the protocol shows them)."""
+    return msg.model_dump_json(exclude_none=isinstance(msg, ErrorOut))
+
+
+# ---------------------------------------------------------------------------- parsing
+
+
+def _describe(err: ValidationError, kind: str) -> str:
+    first = err.errors(include_url=False)[0]
+    parts = [str(x) for x in first.get("loc", ())]
+    if parts and parts[0] == kind:  # the union's tag
+        parts = parts[1:]
+    loc = ".".join(parts)
+    msg = str(first.get("msg", "invalid"))
+    msg = msg.removeprefix("Value error, ")
+    return f"{loc}: {msg}" if loc else msg
+
+
+def parse_client(raw: str | bytes | None, *, max_bytes: int = 16384) -> CommandIn | ResumeIn | PingIn | ErrorOut:
+    """One client message, or the error to answer it with. Never raises."""
+    try:
+        if raw is None:
+            return ErrorOut(code="bad_json", message="Empty message.")
+        size = len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "surrogatepass"))
+        if size > max_bytes:
+            return ErrorOut(code="too_large", message=f"Messages are at most {max_bytes} bytes.")
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return ErrorOut(code="bad_json", message="Messages are UTF-8 JSON text.")
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError) as e:
+            return ErrorOut(code="bad_json", message=f"Not JSON: {e}.")
+        if not isinstance(data, dict):
+            return ErrorOut(code="bad_json", message="A message is a JSON object.")
+        kind = data.get("type")
+        if kind not in _CLIENT_TYPES:
+            return ErrorOut(code="unknown_type",
+                            message=f"Unknown message type {kind!r}: one of {', '.join(_CLIENT_TYPES)}.")
+        try:
+            return _client_adapter.validate_python(data)
+        except ValidationError as e:
+            cid = data.get("id")
+            ok_id = isinstance(cid, (str, int)) and not isinstance(cid, bool) and (
+                not isinstance(cid, str) or 1 <= len(cid) <= 64)
+            return ErrorOut(code="bad_field", message=_describe(e, kind), id=cid if ok_id else None)
+    except Exception as e:  # noqa: BLE001 # pragma: no cover - parsing must never kill a socket
+        return ErrorOut(code="bad_json", message=f"Unreadable message ({type(e).__name__}).")

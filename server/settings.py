@@ -1,0 +1,94 @@
+"""Server settings: one pydantic ``BaseSettings``, read from ``MACHIAVELOX_*`` environment variables.
+
+Every field can also be passed to :class:`Settings` directly (tests do). Durations are seconds.
+
+=====================  ==========================  ===============================================
+variable               default                     meaning
+=====================  ==========================  ===============================================
+MACHIAVELOX_HOST       127.0.0.1                   address to listen on (Docker sets 0.0.0.0)
+MACHIAVELOX_PORT       8000                        port to listen on
+MACHIAVELOX_SECRET     random per start            key that signs session tokens
+MACHIAVELOX_REDIS_URL  unset: in memory            Redis for game state (the next issue)
+MACHIAVELOX_TEST_DEALS false                       allow seeds, stacked positions and timers in
+                                                   ``POST /api/tables`` (tests only)
+MACHIAVELOX_PLAY ...   the rule set's durations    clock overrides in seconds: PLAY, HOLD,
+                                                   INACTIVITY, FREEZE, ABSENCE, TIEBREAK, PAUSE
+=====================  ==========================  ===============================================
+
+The rest (queue sizes, log length, the ``web/`` folder, ...) are documented on their fields.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from pydantic import Field, PositiveFloat, PositiveInt, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engine.rules import MACHIAVELOX, RuleSet
+
+#: The rule-set durations the settings may override (R23), in seconds.
+TIMER_NAMES = ("play", "hold", "inactivity", "freeze", "absence", "tiebreak", "pause")
+
+DEFAULT_WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+class Settings(BaseSettings):
+    """Everything the server reads from its environment."""
+
+    model_config = SettingsConfigDict(env_prefix="MACHIAVELOX_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    secret: str | None = Field(default=None, min_length=1,
+                               description="signs session tokens; random if unset")
+    redis_url: str | None = None
+    test_deals: bool = False
+    log_level: str = "INFO"
+
+    # Rule-set clock overrides (R23): None keeps the rule set's duration.
+    play: PositiveFloat | None = None
+    hold: PositiveFloat | None = None
+    inactivity: PositiveFloat | None = None
+    freeze: PositiveFloat | None = None
+    absence: PositiveFloat | None = None
+    tiebreak: PositiveFloat | None = None
+    pause: PositiveFloat | None = None
+
+    outbound_queue: PositiveInt = Field(
+        default=256, description="frames waiting for one connection; a connection that fills it is dropped")
+    inbox_size: PositiveInt = Field(default=1024, description="items waiting for one table's task")
+    log_size: PositiveInt = Field(
+        default=2000, description="event batches kept per table for replay on reconnection")
+    replies_kept: PositiveInt = Field(default=512,
+                                      description="command replies kept per seat for dedup")
+    resume_wait: float = Field(
+        default=0.5, ge=0, description="seconds to wait for a first `resume` message before the snapshot")
+    max_message_bytes: PositiveInt = Field(default=16384,
+                                           description="larger client messages are refused")
+    max_tables: PositiveInt = 10000
+    table_idle_ttl: PositiveFloat = Field(
+        default=3600.0, description="seconds a waiting or finished table with nobody connected is kept")
+    session_max_age: PositiveFloat = Field(default=30 * 24 * 3600.0,
+                                          description="seconds a token stays valid")
+    web_dir: Path = DEFAULT_WEB_DIR
+
+    #: True when ``secret`` was not set and a random one was drawn at start.
+    secret_generated: bool = Field(default=False, exclude=True)
+
+    @model_validator(mode="after")
+    def _draw_secret(self) -> Settings:
+        if self.secret is None:
+            self.secret = secrets.token_urlsafe(32)
+            self.secret_generated = True
+        return self
+
+    def timer_overrides(self) -> dict[str, float]:
+        """The clock overrides that are set, by rule-set field name."""
+        return {n: float(v) for n in TIMER_NAMES if (v := getattr(self, n)) is not None}
+
+    def rules(self, base: RuleSet = MACHIAVELOX) -> RuleSet:
+        """``base`` with this server's clock overrides."""
+        overrides = self.timer_overrides()
+        return base.with_timers(**overrides) if overrides else base

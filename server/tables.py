@@ -1,0 +1,674 @@
+"""Tables: one asyncio task per table owns its game and is the only writer (STYLE 6).
+
+Everything that changes a table goes through its inbox (an ``asyncio.Queue``), in arrival
+order: seats joining (HTTP), connections attaching and detaching (websocket), commands. The
+task (:meth:`Table._run`) takes one item at a time, passes the engine the loop's time as
+seconds since the game began, and otherwise sleeps until ``game.next_deadline()`` or the next
+item, whichever comes first, then calls ``game.tick(now)``.
+
+After each call into the engine the task drains the events; a non-empty batch is appended to
+the table's :class:`EventLog` (its index there is the *version* clients see) and to the
+:attr:`Table.journal` *before* it is fanned out: every connection gets an ``update`` built
+for its seat (``server.frames``), put into its bounded queue without waiting. The reply to a
+command (``ack`` or ``refused``) goes out after the update it caused.
+
+Seats: the first three players to join take the seats, under their display names made unique
+(``Ada``, ``Ada 2``). The third seat deals the game (:class:`DealSpec`). A seat with no live
+connection is disconnected in the game (absence, R18): when its last socket closes, and at the
+deal if it has none yet; its first socket back reconnects it.
+
+The journal (deal spec plus ``(version, now, command)`` for every call that changed the game)
+replays the game exactly (:func:`replay`): tests use it to check every frame against the true
+state, and the Redis store of the next issue can use it to restore tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import secrets
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from engine.errors import Refused
+from engine.game import Game
+from engine.hand import Command, Hand
+from engine.rules import RuleSet
+
+from .connection import Connection
+from .frames import Batch, snapshot_text, update_text
+from .logs import TableLog
+from .protocol import (
+    AckOut,
+    CommandIn,
+    RefusedOut,
+    TableOut,
+    TableSummary,
+    WelcomeOut,
+    dump,
+)
+from .sessions import Session
+from .settings import Settings
+
+Mode = Literal["single", "long"]
+SEATS = 3
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 6
+
+#: The server's own refusals, beside the engine's (``engine.errors.MESSAGES``).
+SERVER_REFUSALS = {
+    "not_seated": "You are watching: only the three seated players play.",
+    "not_started": "The hand has not been dealt yet: waiting for three players.",
+    "internal_error": "The server failed on that command; the failure is logged for the developers.",
+}
+
+
+class TableError(Exception):
+    """A table-level failure with a stable ``code`` and a sentence (HTTP 4xx)."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TableFull(TableError):
+    status = 409
+
+
+class NoSuchTable(TableError):
+    status = 404
+
+
+class TooManyTables(TableError):
+    status = 503
+
+
+# ---------------------------------------------------------------------------- deals
+
+
+@dataclass(frozen=True)
+class DealOptions:
+    """How a table will deal, chosen at creation. ``position`` (tests only) is a conformance
+    ``start`` block plus ``players``: the placeholder names its keys use, given to the seats in
+    join order (default ``["A", "B", "C"]``)."""
+
+    seed: int
+    rules: RuleSet
+    long: bool = False
+    position: dict[str, Any] | None = None
+
+    def check(self) -> None:
+        """Raise ``ValueError`` when the position cannot be set up."""
+        if self.position is not None:
+            placeholders = position_players(self.position)
+            _hand_from_position(placeholders, self.position, self.rules)
+
+    def resolve(self, seats: list[str]) -> DealSpec:
+        """The deal for these seat names (in join order)."""
+        position = None
+        if self.position is not None:
+            names = dict(zip(position_players(self.position), seats))
+            position = _rename_position(self.position, names)
+        return DealSpec(tuple(seats), self.seed, self.rules, self.long, position)
+
+
+def position_players(position: dict[str, Any]) -> list[str]:
+    players = position.get("players") or ["A", "B", "C"]
+    if not isinstance(players, list) or len(players) != SEATS or len(set(players)) != SEATS:
+        raise ValueError(f"position.players lists {SEATS} distinct names")
+    return [str(p) for p in players]
+
+
+def _rename_position(position: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    out = dict(position)
+    out["players"] = [names[p] for p in position_players(position)]
+    for key in ("hands", "stocks"):
+        if position.get(key):
+            out[key] = {names.get(p, p): v for p, v in position[key].items()}
+    for key in ("drew", "laid"):
+        if position.get(key):
+            out[key] = [names.get(p, p) for p in position[key]]
+    return out
+
+
+def _hand_from_position(players: list[str], position: dict[str, Any], rules: RuleSet) -> Hand:
+    return Hand.from_position(
+        players, table=position.get("table", []), hands=position.get("hands"),
+        stocks=position.get("stocks"), removed=position.get("removed", []),
+        drew=position.get("drew", []), laid=position.get("laid", []), rules=rules)
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """Everything that, with the journal, makes a game again: seats, seed, rules, mode and,
+    for a stacked test deal, the first hand's position (keyed by seat names)."""
+
+    players: tuple[str, ...]
+    seed: int
+    rules: RuleSet
+    long: bool
+    position: dict[str, Any] | None = None
+
+    def new_game(self) -> Game:
+        first = None
+        if self.position is not None:
+            first = _hand_from_position(list(self.players), self.position, self.rules)
+        return Game(list(self.players), self.seed, self.rules, long=self.long, first_hand=first)
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One call into the engine that produced events: ``apply(command, now)``, or
+    ``tick(now)`` when ``command`` is None. ``now``: seconds since the game began."""
+
+    version: int
+    now: float
+    command: Command | None
+
+
+def replay(spec: DealSpec, entries: list[JournalEntry]) -> Iterator[tuple[int, Game, Batch]]:
+    """Rebuild a game from its journal, yielding ``(version, game, batch)`` after each version
+    (version 1 is the deal) with the events that version logged. The same game object is
+    yielded each time, mutated."""
+    game = spec.new_game()
+    yield 1, game, game.drain_events()
+    for version, group in itertools.groupby(entries, key=lambda e: e.version):
+        for e in group:
+            if e.command is None:
+                game.tick(e.now)
+            else:
+                try:
+                    game.apply(e.command, e.now)
+                except Exception:  # noqa: BLE001, S110 - Refused, or an engine failure the live game met too
+                    pass
+        yield version, game, game.drain_events()
+
+
+# ---------------------------------------------------------------------------- the event log
+
+
+class EventLog:
+    """The last ``maxlen`` event batches, numbered from 1 (the version). In memory; the
+    next issue adds a Redis implementation of the same three members."""
+
+    def __init__(self, maxlen: int) -> None:
+        self._batches: deque[Batch] = deque(maxlen=maxlen)
+        self.head = 0  # the version of the newest batch (0: none yet)
+
+    def append(self, batch: Batch) -> int:
+        """Store a batch; its version."""
+        self._batches.append(batch)
+        self.head += 1
+        return self.head
+
+    def since(self, version: int) -> list[Batch] | None:
+        """The batches after ``version``, oldest first; None when some are no longer kept
+        (or ``version`` is from the future: another table or a restarted server)."""
+        if version > self.head or version < 0:
+            return None
+        oldest = self.head - len(self._batches) + 1
+        if version + 1 < oldest:
+            return None
+        start = version + 1 - oldest
+        return list(itertools.islice(self._batches, start, None))
+
+
+# ---------------------------------------------------------------------------- inbox items
+
+
+@dataclass
+class Join:
+    session: Session
+    future: asyncio.Future[str]
+
+
+@dataclass
+class Attach:
+    conn: Connection
+    last_version: int | None
+
+
+@dataclass
+class Resync:
+    conn: Connection
+    last_version: int | None
+
+
+@dataclass
+class Detach:
+    conn: Connection
+
+
+@dataclass
+class Submit:
+    conn: Connection
+    msg: CommandIn
+
+
+@dataclass
+class Call:
+    """Run ``fn()`` inside the table's task (a consistent look at its state)."""
+
+    fn: Callable[[], Any]
+    future: asyncio.Future[Any]
+
+
+class _Stop:
+    pass
+
+
+InboxItem = Join | Attach | Resync | Detach | Submit | Call | _Stop
+
+
+@dataclass
+class SeatInfo:
+    player_id: str
+    name: str
+    live: int = 0  # open connections
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+@dataclass
+class Table:
+    """One table: up to three seats, then one game (single hand or long), and its task."""
+
+    code: str
+    mode: Mode
+    options: DealOptions
+    settings: Settings
+    seats: list[SeatInfo] = field(default_factory=list)
+    game: Game | None = None
+    spec: DealSpec | None = None
+
+    def __post_init__(self) -> None:
+        self.tlog = TableLog(self.code)
+        self.events = EventLog(self.settings.log_size)
+        self.journal: list[JournalEntry] = []
+        self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue(self.settings.inbox_size)
+        self.conns: dict[int, Connection] = {}
+        self._replies: dict[str, OrderedDict[str, str]] = {}
+        self._t0 = 0.0
+        self._drops: list[Connection] = []
+        #: Commands the engine failed on with an exception other than Refused (a bug):
+        #: ``(now, command, error)``, for the logs and the engine's owner.
+        self.failures: list[tuple[float, Command, str]] = []
+        self._task: asyncio.Task[None] | None = None
+        self.last_activity = asyncio.get_running_loop().time()
+
+    # ------------------------------------------------------------ from outside the task
+
+    @property
+    def url(self) -> str:
+        return f"/t/{self.code}"
+
+    @property
+    def phase(self) -> Literal["waiting", "hand", "pause", "over"]:
+        return "waiting" if self.game is None else self.game.phase
+
+    def summary(self) -> TableSummary:
+        return TableSummary(code=self.code, mode=self.mode, url=self.url,
+                            seats=[s.name for s in self.seats],
+                            online=[s.name for s in self.seats if s.live > 0], phase=self.phase)
+
+    def seat_of(self, player_id: str | None) -> str | None:
+        for s in self.seats:
+            if s.player_id == player_id:
+                return s.name
+        return None
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the last inbox item, or 0 while anyone is connected."""
+        return 0.0 if self.conns else now - self.last_activity
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.code}")
+
+    async def stop(self) -> None:
+        if self._task is None or self._task.done():
+            return
+        self._task.cancel()
+        with contextlib.suppress(BaseException):
+            await self._task
+
+    async def put(self, item: InboxItem) -> None:
+        await self.inbox.put(item)
+
+    async def join(self, session: Session) -> str:
+        """Take a seat (or get back the one this player has); raises :class:`TableFull`."""
+        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        await self.put(Join(session, fut))
+        return await fut
+
+    async def call(self, fn: Callable[[], Any]) -> Any:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.put(Call(fn, fut))
+        return await fut
+
+    # ------------------------------------------------------------ the task
+
+    def _now(self) -> float:
+        """Seconds since the game began, by the loop's clock."""
+        return asyncio.get_running_loop().time() - self._t0
+
+    def _timeout(self) -> float | None:
+        if self.game is None:
+            return None
+        deadline = self.game.next_deadline()
+        return None if deadline is None else max(0.0, deadline - self._now())
+
+    async def _run(self) -> None:
+        getter: asyncio.Future[InboxItem] | None = None
+        self.tlog.info("table task started", mode=self.mode)
+        try:
+            while True:
+                if getter is None:
+                    getter = asyncio.ensure_future(self.inbox.get())
+                done, _ = await asyncio.wait({getter}, timeout=self._timeout())
+                item: InboxItem | None = None
+                if getter in done:
+                    item = getter.result()
+                    getter = None
+                    if isinstance(item, _Stop):
+                        return
+                    self.last_activity = asyncio.get_running_loop().time()
+                try:
+                    if item is None:
+                        self._tick()
+                    else:
+                        self._handle(item)
+                    self._settle_drops()
+                except Exception:  # noqa: BLE001
+                    # An engine or server bug: keep the table alive, but never spin on it.
+                    self.tlog.exception("table step failed",
+                                       item=type(item).__name__ if item else "tick")
+                    await asyncio.sleep(0.5)
+        finally:
+            if getter is not None:
+                getter.cancel()
+            self.tlog.info("table task ended")
+
+    def _handle(self, item: InboxItem) -> None:
+        if isinstance(item, Submit):
+            self._submit(item.conn, item.msg)
+        elif isinstance(item, Attach):
+            self._attach(item.conn, item.last_version)
+        elif isinstance(item, Resync):
+            if item.conn.id in self.conns:
+                self._send_state(item.conn, item.last_version)
+        elif isinstance(item, Detach):
+            self._unregister(item.conn)
+        elif isinstance(item, Join):
+            self._join(item)
+        elif isinstance(item, Call):
+            try:
+                item.future.set_result(item.fn())
+            except Exception as e:  # noqa: BLE001 - handed to the caller
+                item.future.set_exception(e)
+
+    def _tick(self) -> None:
+        if self.game is None:
+            return
+        now = self._now()
+        self.game.tick(now)
+        self._flush(now, None)
+
+    def _flush(self, now: float, command: Command | None, *, journal: bool = True) -> int | None:
+        """Log, journal and fan out the events of the last engine call; their version.
+        (The deal's own events are not journalled: the deal spec makes them again.)"""
+        assert self.game is not None
+        batch = self.game.drain_events()
+        if not batch:
+            return None
+        version = self.events.append(batch)
+        if journal:
+            self.journal.append(JournalEntry(version, now, command))
+        texts: dict[str | None, str] = {}
+        for conn in list(self.conns.values()):
+            if conn.seat not in texts:
+                texts[conn.seat] = update_text(version, [batch], self.game, conn.seat)
+            self._send(conn, texts[conn.seat])
+        for kind in {e.kind for _, e in batch} & {"hand_ended", "pause_started", "game_ended"}:
+            self.tlog.info(kind, version=version)
+        return version
+
+    def _send(self, conn: Connection, text: str) -> None:
+        if not conn.send(text):
+            # Dropped (queue full): detached once this item is done (not in the middle of a
+            # fan-out, which would send a later version before an earlier one).
+            self._drops.append(conn)
+
+    def _settle_drops(self) -> None:
+        """Detach the connections dropped while handling the last item; the game then hears
+        of the absence (which may drop more)."""
+        while self._drops:
+            self._unregister(self._drops.pop(0))
+
+    def _broadcast_table(self) -> None:
+        text = dump(TableOut(table=self.summary()))
+        for conn in list(self.conns.values()):
+            self._send(conn, text)
+
+    # ------------------------------------------------------------ seats
+
+    def _seat(self, name: str | None) -> SeatInfo | None:
+        for s in self.seats:
+            if s.name == name:
+                return s
+        return None
+
+    def _join(self, item: Join) -> None:
+        fut, session = item.future, item.session
+        if fut.done():
+            return
+        mine = self.seat_of(session.player_id)
+        if mine is not None:
+            fut.set_result(mine)
+            return
+        if len(self.seats) >= SEATS:
+            fut.set_exception(TableFull("table_full", "The three seats of this table are taken."))
+            return
+        taken = {s.name for s in self.seats}
+        name = session.name
+        n = 2
+        while name in taken:
+            name = f"{session.name} {n}"
+            n += 1
+        self.seats.append(SeatInfo(session.player_id, name))
+        self.tlog.info("seat taken", name, seats=len(self.seats))
+        fut.set_result(name)
+        if len(self.seats) == SEATS:
+            self._deal()
+        else:
+            self._broadcast_table()
+
+    def _deal(self) -> None:
+        self.spec = self.options.resolve([s.name for s in self.seats])
+        self.game = self.spec.new_game()
+        self._t0 = asyncio.get_running_loop().time()
+        self.tlog.info("game dealt", long=self.spec.long, rules=self.spec.rules.name)
+        self._broadcast_table()
+        self._flush(0.0, None, journal=False)
+        for s in self.seats:
+            if s.live == 0:
+                self._connection_command(s.name, "disconnect", 0.0)
+
+    def _connection_command(self, seat: str, do: str, now: float | None = None) -> None:
+        """Tell the game a seat's connection dropped or came back (R18)."""
+        if self.game is None:
+            return
+        now = self._now() if now is None else now
+        cmd = Command(seat, do)
+        try:
+            self.game.apply(cmd, now)
+        except Refused as e:
+            self.tlog.debug("connection event refused", seat, do=do, code=e.code)
+        self.tlog.info("seat " + do + "ed", seat)
+        self._flush(now, cmd)
+
+    # ------------------------------------------------------------ connections
+
+    def _attach(self, conn: Connection, last_version: int | None) -> None:
+        if conn.dropped:
+            return
+        self.conns[conn.id] = conn
+        seat = self._seat(conn.seat)
+        if seat is not None:
+            seat.live += 1
+        self.tlog.info("connection attached", conn.seat, conn=conn.id, last_version=last_version)
+        self._send_state(conn, last_version)
+        if seat is not None and seat.live == 1:
+            if self.game is None:
+                self._broadcast_table()
+            elif not self.game.seats[seat.name].connected:
+                self._connection_command(seat.name, "reconnect")
+
+    def _send_state(self, conn: Connection, last_version: int | None) -> None:
+        """welcome, the missed events when they are still kept, then a snapshot."""
+        head = self.events.head
+        self._send(conn, dump(WelcomeOut(seat=conn.seat, code=self.code, version=head)))
+        if last_version is not None and 0 <= last_version < head and self.game is not None:
+            missed = self.events.since(last_version)
+            if missed is not None:
+                self._send(conn, update_text(head, missed, self.game, conn.seat, replay=True))
+        self._send(conn, snapshot_text(head, self.game, conn.seat, self.summary()))
+
+    def _unregister(self, conn: Connection) -> None:
+        if self.conns.pop(conn.id, None) is None:
+            return
+        self.tlog.info("connection detached", conn.seat, conn=conn.id,
+                      reason=conn.drop_reason or "closed")
+        seat = self._seat(conn.seat)
+        if seat is None:
+            return
+        seat.live -= 1
+        if seat.live == 0:
+            if self.game is None:
+                self._broadcast_table()
+            elif self.game.seats[seat.name].connected:
+                self._connection_command(seat.name, "disconnect")
+
+    # ------------------------------------------------------------ commands
+
+    def _reply(self, conn: Connection, text: str) -> None:
+        if conn.id in self.conns:
+            self._send(conn, text)
+
+    def _submit(self, conn: Connection, msg: CommandIn) -> None:
+        if conn.id not in self.conns:
+            return  # dropped meanwhile: the client resends after resyncing
+        seat = conn.seat
+        if seat is None:
+            self._reply(conn, dump(RefusedOut(id=msg.id, code="not_seated",
+                                              message=SERVER_REFUSALS["not_seated"])))
+            return
+        key = f"{type(msg.id).__name__}:{msg.id}"
+        replies = self._replies.setdefault(seat, OrderedDict())
+        cached = replies.get(key)
+        if cached is not None:
+            self.tlog.debug("command repeated", seat, id=msg.id)
+            self._reply(conn, cached)
+            return
+        if self.game is None:
+            self._reply(conn, dump(RefusedOut(id=msg.id, code="not_started",
+                                              message=SERVER_REFUSALS["not_started"])))
+            return
+        cmd = Command(seat, msg.do, card=msg.card,
+                      cards=tuple(msg.cards) if msg.cards is not None else None,
+                      meld=msg.meld, to=msg.to)
+        now = self._now()
+        text: str
+        failed = False
+        try:
+            self.game.apply(cmd, now)
+        except Refused as e:
+            text = dump(RefusedOut(id=msg.id, code=e.code, message=e.message))
+            self.tlog.debug("command", seat, do=msg.do, outcome="refused", code=e.code)
+        except Exception as e:  # noqa: BLE001 - an engine bug must not kill the table
+            self.tlog.exception("command failed", seat, do=msg.do)
+            self.failures.append((now, cmd, repr(e)))
+            failed = True
+            text = dump(RefusedOut(id=msg.id, code="internal_error",
+                                   message=SERVER_REFUSALS["internal_error"]))
+        else:
+            text = ""
+        version = self._flush(now, cmd)
+        if version is None and failed:
+            # The engine failed without events: journal it anyway, so that a replay meets
+            # the same failure (and whatever it changed) at the same place.
+            self.journal.append(JournalEntry(self.events.head, now, cmd))
+        if not text:
+            text = dump(AckOut(id=msg.id, version=self.events.head))
+            self.tlog.debug("command", seat, do=msg.do, outcome="ack", version=version)
+        replies[key] = text
+        while len(replies) > self.settings.replies_kept:
+            replies.popitem(last=False)
+        self._reply(conn, text)
+
+
+# ---------------------------------------------------------------------------- the registry
+
+
+class TableRegistry:
+    """All tables of this server, in memory, by invite code."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.tables: dict[str, Table] = {}
+        self._janitor: asyncio.Task[None] | None = None
+
+    def get(self, code: str) -> Table | None:
+        return self.tables.get(code.upper())
+
+    def require(self, code: str) -> Table:
+        table = self.get(code)
+        if table is None:
+            raise NoSuchTable("no_such_table", f"There is no table {code}.")
+        return table
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if code not in self.tables:
+                return code
+
+    async def create(self, mode: Mode, creator: Session, options: DealOptions) -> tuple[Table, str]:
+        """A new table with ``creator`` in the first seat: ``(table, seat name)``."""
+        if len(self.tables) >= self.settings.max_tables:
+            raise TooManyTables("too_many_tables", "The server is full: try again later.")
+        table = Table(self._new_code(), mode, options, self.settings)
+        self.tables[table.code] = table
+        table.start()
+        seat = await table.join(creator)
+        return table, seat
+
+    def start(self) -> None:
+        self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
+
+    async def _sweep_forever(self) -> None:
+        interval = min(60.0, self.settings.table_idle_ttl / 2)
+        while True:
+            await asyncio.sleep(interval)
+            await self.sweep()
+
+    async def sweep(self) -> None:
+        """Forget waiting or finished tables that nobody has used for ``table_idle_ttl``."""
+        now = asyncio.get_running_loop().time()
+        for code, table in list(self.tables.items()):
+            if table.phase in ("waiting", "over") and table.idle_for(now) > self.settings.table_idle_ttl:
+                del self.tables[code]
+                await table.stop()
+                table.tlog.info("table forgotten")
+
+    async def close(self) -> None:
+        if self._janitor is not None:
+            self._janitor.cancel()
+        for table in list(self.tables.values()):
+            await table.stop()

@@ -1,0 +1,141 @@
+"""HTTP: health, sessions, friendly tables (create, invite code, join), the served web client,
+and ``machiavelox serve`` as a real subprocess."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import sysconfig
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from server.settings import Settings
+from server.testing import LiveServer
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[LiveServer]:
+    with LiveServer(Settings(secret="test")) as s:
+        yield s
+
+
+@pytest.fixture()
+def http(server: LiveServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.url, trust_env=False, timeout=10) as c:
+        yield c
+
+
+def token(http: httpx.Client, name: str) -> dict[str, str]:
+    r = http.post("/api/session", json={"name": name})
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def test_healthz(http: httpx.Client) -> None:
+    r = http.get("/healthz")
+    assert r.status_code == 200 and r.json() == {"status": "ok"}
+
+
+class TestSessions:
+    def test_a_name_gives_a_signed_token(self, http: httpx.Client) -> None:
+        r = http.post("/api/session", json={"name": "  Ada   Lovelace "})
+        body = r.json()
+        assert r.status_code == 200 and body["name"] == "Ada Lovelace"
+        assert body["token"].count(".") == 2  # itsdangerous: payload.timestamp.signature
+
+    @pytest.mark.parametrize("name", ["", "   ", "x" * 25, "tab\x07bell"])
+    def test_bad_names_are_refused(self, http: httpx.Client, name: str) -> None:
+        r = http.post("/api/session", json={"name": name})
+        assert r.status_code == 422 and r.json()["code"] == "bad_field"
+
+    def test_tables_need_a_valid_token(self, http: httpx.Client) -> None:
+        for headers in ({}, {"Authorization": "Bearer forged.token.here"}):
+            r = http.post("/api/tables", json={"mode": "single"}, headers=headers)
+            assert r.status_code == 401 and r.json()["code"] == "bad_token"
+
+
+class TestFriendlyTables:
+    def test_create_share_join_until_full(self, http: httpx.Client) -> None:
+        ada = token(http, "Ada")
+        r = http.post("/api/tables", json={"mode": "long"}, headers=ada)
+        created = r.json()
+        code = created["code"]
+        assert r.status_code == 200 and created == {"code": code, "url": f"/t/{code}", "seat": "Ada"}
+        assert len(code) == 6 and code.isalnum() and code.isupper()
+        # Two more players called Ada: display names are made unique per table.
+        seats = [http.post(f"/api/tables/{code}/join", headers=token(http, "Ada")).json()["seat"]
+                 for _ in range(2)]
+        assert seats == ["Ada 2", "Ada 3"]
+        # Joining again with the same token gives back the same seat, even when full.
+        again = http.post(f"/api/tables/{code.lower()}/join", headers=ada)
+        assert again.status_code == 200 and again.json()["seat"] == "Ada"
+        full = http.post(f"/api/tables/{code}/join", headers=token(http, "Bob"))
+        assert full.status_code == 409 and full.json()["code"] == "table_full"
+        summary = http.get(f"/api/tables/{code}").json()
+        assert summary["seats"] == ["Ada", "Ada 2", "Ada 3"]
+        assert summary["phase"] == "hand" and summary["mode"] == "long"
+
+    def test_unknown_table(self, http: httpx.Client) -> None:
+        assert http.get("/api/tables/NOSUCH").json()["code"] == "no_such_table"
+        r = http.post("/api/tables/NOSUCH/join", headers=token(http, "Eve"))
+        assert r.status_code == 404 and r.json()["code"] == "no_such_table"
+
+    def test_bad_mode(self, http: httpx.Client) -> None:
+        r = http.post("/api/tables", json={"mode": "forever"}, headers=token(http, "Eve"))
+        assert r.status_code == 422 and r.json()["code"] == "bad_field"
+
+    def test_stacked_deals_need_the_test_setting(self, http: httpx.Client) -> None:
+        r = http.post("/api/tables", json={"mode": "single", "seed": 4}, headers=token(http, "Eve"))
+        assert r.status_code == 403 and r.json()["code"] == "test_deals_off"
+
+
+class TestWebClient:
+    def test_index_and_table_links_serve_the_client(self, http: httpx.Client) -> None:
+        index = (REPO / "web" / "index.html").read_bytes()
+        for path in ("/", "/t/K7QX2M"):
+            r = http.get(path)
+            assert r.status_code == 200 and r.content == index
+            assert r.headers["content-type"].startswith("text/html")
+        assert http.get("/static/index.html").content == index
+        assert http.get("/static/nope.js").status_code == 404
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_machiavelox_serve_starts_and_answers_healthz() -> None:
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MACHIAVELOX_")}
+    script = shutil.which("machiavelox") or str(Path(sysconfig.get_path("scripts")) / "machiavelox")
+    # The console script `pip install -e .` made; `python -m server` is the same entry point.
+    base = [script] if Path(script).exists() else [sys.executable, "-m", "server"]
+    cmd = [*base, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            assert proc.poll() is None, proc.communicate()[0]
+            try:
+                r = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1, trust_env=False)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, "no answer from machiavelox serve"
+                time.sleep(0.1)
+        assert r.status_code == 200 and r.json() == {"status": "ok"}
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=10)[0]
+    assert "MACHIAVELOX_SECRET is not set" in out
