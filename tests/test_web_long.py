@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import re
 
-from test_web_support import (  # noqa: F401  (fixtures too)
+import test_web_support as web
+from test_web_support import (
     Browsers,
     api_create_table,
-    browsers,
-    chromium_browser,
     expect,
-    live_server,
-    meld_faces,
+    expect_meld,
     mouse_drag,
 )
+
+# The shared fixtures (one server and one browser for the whole run; see test_web_support).
+live_server, chromium_browser, browsers = web.live_server, web.chromium_browser, web.browsers
 
 POSITION = {
     "hands": {"A": ["7C", "8C", "9C"], "B": ["2H", "3D"], "C": ["KS"]},
@@ -67,7 +68,7 @@ def test_long_game_pause_ready_leave_and_final_result(live_server, browsers: Bro
         ada.click(f"#my-hand .card[data-face='{face}']")
     mouse_drag(ada, "#my-hand .card[data-face='8C']", ".new-meld")
     expect(ada.locator("#result")).to_be_visible()
-    assert meld_faces(ada, 1) == ["7C", "8C", "9C"]
+    expect_meld(ada, 1, ["7C", "8C", "9C"])
     expect(ada.locator("#result-title")).to_contain_text("You won the hand")
     expect(bob.locator("#result-title")).to_contain_text("Mano vinta da Ada")
     expect(cy.locator("#result-title")).to_contain_text("Hand gewonnen door Ada")

@@ -23,22 +23,22 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-
-from test_web_support import (  # noqa: F401  (fixtures too)
+import test_web_support as web
+from test_web_support import (
     ARTIFACTS,
-    browsers,
-    chromium_browser,
-    live_server,
     Browsers,
     api_create_table,
     expect,
+    expect_meld,
     hand_faces,
-    meld_faces,
     mouse_drag,
     staged_faces,
     tab_to,
     touch_drag,
 )
+
+# The shared fixtures (one server and one browser for the whole run; see test_web_support).
+live_server, chromium_browser, browsers = web.live_server, web.chromium_browser, web.browsers
 
 POSITION = {
     "table": [["4C", "5C", "6C"], ["9H", "10H", "JH"], ["5H", "6H", "7H", "8H"]],
@@ -111,7 +111,7 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     # Bob, on a touch screen, drags 8C onto the clubs run with his finger.
     touch_drag(bob, "#my-hand .card[data-face='8C']", ".meld[data-meld='1']")
     expect(bob.locator(".meld[data-meld='1'] .card")).to_have_count(5)
-    assert meld_faces(ada, 1) == ["4C", "5C", "6C", "7C", "8C"]
+    expect_meld(ada, 1, ["4C", "5C", "6C", "7C", "8C"])
     browsers.shot(bob, "02-bob-added-by-touch")
 
     # Ada cancels her play (X): her 7C leaves, so Bob's 8C falls with it (§5.5).
@@ -143,7 +143,7 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
         cy.click(f"#my-hand .card[data-face='{face}']")
     cy.click("#btn-lay")
     expect(cy.locator(".meld[data-meld='4'] .card")).to_have_count(3)
-    assert sorted(meld_faces(ada, 4)) == ["QD", "QH", "QS"]
+    expect_meld(ada, 4, ["QD", "QH", "QS"], any_order=True)
 
     # A declared rearrangement: Cy stages 5S and 5D (declaring), drags 5H out of the hearts
     # run onto a new meld with the mouse, then places his two fives next to it.
@@ -162,8 +162,8 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
 
     expect(cy.locator("#my-staging .card")).to_have_count(0)
     expect(bob.locator(".meld[data-meld='5'] .card")).to_have_count(3)
-    assert sorted(meld_faces(bob, 5)) == ["5D", "5H", "5S"]
-    assert meld_faces(bob, 3) == ["6H", "7H", "8H"]
+    expect_meld(bob, 5, ["5D", "5H", "5S"], any_order=True)
+    expect_meld(bob, 3, ["6H", "7H", "8H"])
 
     # A reload in the middle of the hand keeps Bob's seat and state.
     before = Counter(hand_faces(bob))

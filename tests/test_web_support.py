@@ -15,10 +15,12 @@ Playwright or Chromium is missing.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -96,9 +98,9 @@ class Browsers:
         ctx.add_init_script(_POINTER_PROBE)
         if session is not None:
             # A player who created the table through the API: hand the page its session.
+            value = repr(json.dumps(session))
             ctx.add_init_script(
-                "if (!localStorage.getItem('mvx.session')) localStorage.setItem('mvx.session', %s);"
-                % repr(__import__("json").dumps(session)))
+                f"if (!localStorage.getItem('mvx.session')) localStorage.setItem('mvx.session', {value});")
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("console", lambda m: m.type == "error" and self.errors.append(f"{who}: {m.text}"))
@@ -169,6 +171,21 @@ def staged_faces(page: Any) -> list[str]:
 def meld_faces(page: Any, meld: int) -> list[str]:
     return page.eval_on_selector_all(f".meld[data-meld='{meld}'] .card",
                                      "els => els.map(e => e.dataset.face)")
+
+
+def expect_meld(page: Any, meld: int, faces: list[str], *, any_order: bool = False,
+                timeout: float = 8.0) -> None:
+    """Wait until meld ``meld`` shows ``faces`` on ``page`` (run order, or any order)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        got = meld_faces(page, meld)
+        if (sorted(got) == sorted(faces)) if any_order else (got == faces):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"meld {meld} shows {got}, expected {faces}")
+        page.wait_for_timeout(50)
 
 
 # ---------------------------------------------------------------- gestures

@@ -7,18 +7,19 @@ hand is dealt and Ada is alone in the browser.
 
 from __future__ import annotations
 
-from test_web_support import (  # noqa: F401  (fixtures too)
+import test_web_support as web
+from test_web_support import (
     Browsers,
     api_create_table,
     api_join,
-    browsers,
-    chromium_browser,
     expect,
     hand_faces,
-    live_server,
     staged_faces,
     touch_drag,
 )
+
+# The shared fixtures (one server and one browser for the whole run; see test_web_support).
+live_server, chromium_browser, browsers = web.live_server, web.chromium_browser, web.browsers
 
 PHONE = {"width": 412, "height": 915}
 
