@@ -25,3 +25,133 @@ def shared_dir() -> Path:
     if not SHARED_DIR.is_dir():
         pytest.skip(f"shared folder not found at {SHARED_DIR}")
     return SHARED_DIR
+
+
+# ---------------------------------------------------------------------------- stores (issue 5)
+
+import asyncio
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _redis_answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as s:
+            s.sendall(b"PING\r\n")
+            return s.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+class RedisServer:
+    """A real ``redis-server`` subprocess on a free port of 127.0.0.1, persisting nothing."""
+
+    def __init__(self, binary: str) -> None:
+        self.binary = binary
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, attempts: int = 3, timeout: float = 10.0) -> None:
+        for _ in range(attempts):
+            self.port = free_port()
+            self.proc = subprocess.Popen(
+                [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no", "--protected-mode", "yes", "--loglevel", "warning"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and self.proc.poll() is None:
+                if _redis_answers(self.port):
+                    return
+                time.sleep(0.02)
+            self.stop()  # the port was taken meanwhile, or it is slow: try another
+        raise RuntimeError("redis-server did not answer PING")
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A ``redis-server`` for the whole session (skips when the binary is not installed:
+    ``bash scripts/test.sh`` installs it)."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("redis-server is not installed (bash scripts/test.sh installs it)")
+    server = RedisServer(binary)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(redis_server: RedisServer) -> str:
+    return redis_server.url
+
+
+StoreFactory = Callable[[], AbstractAsyncContextManager[Any]]
+
+
+@pytest.fixture(params=["memory", "redis"])
+def new_store(request: pytest.FixtureRequest) -> StoreFactory:
+    """``async with new_store() as store``: an empty store, once in memory and once on a real
+    Redis (each under its own key prefix, deleted afterwards). Open it inside the test's
+    event loop."""
+    from server.store import MemoryStore
+
+    if request.param == "memory":
+        @contextlib.asynccontextmanager
+        async def memory() -> AsyncIterator[Any]:
+            yield MemoryStore()
+        return memory
+
+    url = request.getfixturevalue("redis_url")
+
+    @contextlib.asynccontextmanager
+    async def on_redis() -> AsyncIterator[Any]:
+        from server.store.redis_store import RedisStore
+
+        prefix = f"t{uuid.uuid4().hex[:10]}:"
+        store = RedisStore.from_url(url, prefix=prefix)
+        try:
+            yield store
+        finally:
+            keys = [k async for k in store.r.scan_iter(match=prefix + "*", count=500)]
+            if keys:
+                await store.r.delete(*keys)
+            await store.close()
+    return on_redis
+
+
+def run_async(coro: Any, timeout: float = 30.0) -> Any:
+    """Run a test coroutine in a fresh event loop, failing it after ``timeout`` seconds."""
+    async def bounded() -> Any:
+        return await asyncio.wait_for(coro, timeout)
+    return asyncio.run(bounded())

@@ -1,0 +1,281 @@
+"""The storage interface (STYLE 6): one :class:`Store`, a memory and a Redis implementation.
+
+The server talks to storage only through :class:`Store`, whose methods are all coroutines, so
+an implementation may do network I/O. Four things are kept:
+
+* **Event logs.** One log per game, named by a ``log_id`` (the table code plus a random
+  suffix, so that a code reused after a restart starts a new log). A single game (every agora
+  game) is one hand, so its log is that hand's log. A log is a sequence of *batches*, each the
+  events one engine call produced, numbered by the *version* the clients see (1, 2, 3, ...,
+  strictly increasing; gaps are allowed). Events are JSON-able dicts (``engine.hand.Event``
+  ``as_dict()`` with private fields, plus ``"hand"``): storage is server-side, and only
+  ``engine.view`` decides what a seat sees. When a game ends its :class:`FinishedGame`
+  record is kept beside the log: :meth:`Store.finished` lists them, newest first.
+* **The ranking** (R22): points per player over every agora hand, with the name last used
+  and the number of hands counted. :meth:`Store.add_hand_points` counts one hand once
+  (idempotent on ``hand_id``); ranks are competition ranks (1 + the number of players with
+  strictly more points), ties listed by player id, descending (the order of Redis
+  ``ZREVRANGE``, which the memory store copies so that both list the same).
+* **Each player's history:** their counted hands, newest first (:class:`HistoryEntry`).
+* **The matchmaking queue:** FIFO; joining twice keeps the first place (the name is updated);
+  :meth:`Store.queue_pop` takes the first ``n`` at once or nobody.
+* **Table records:** a JSON-able dict per table code, for whatever the server wants to keep.
+
+Errors: :class:`StoreConflict` (a version not after the log's head: two writers on one log, or
+a log id reused) is the only error raised on purpose; a Redis that cannot be reached raises
+``redis.exceptions.ConnectionError`` from the Redis store.
+
+Times (``at``, ``finished_at``) are Unix seconds (wall clock), given by the caller.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: JSON-able event dicts of one engine call.
+EventDicts = list[dict[str, Any]]
+
+#: Hands kept per player in :meth:`Store.history` (older ones are dropped).
+HISTORY_MAX = 1000
+
+
+class StoreError(Exception):
+    """A storage failure the caller can name."""
+
+
+class StoreConflict(StoreError):
+    """An event batch whose version is not after the log's head."""
+
+
+@dataclass(frozen=True)
+class LoggedBatch:
+    """One stored batch: its ``version`` and its ``events`` (JSON-able dicts, in order)."""
+
+    version: int
+    events: EventDicts
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """One player's outcome of a counted hand: ``points`` (may be negative, R20) and
+    ``result``: ``won``, ``lost``, ``draw``, ``eliminated`` or ``left``."""
+
+    player_id: str
+    name: str
+    points: int
+    result: str
+
+
+@dataclass(frozen=True)
+class RankEntry:
+    """A player in the ranking. ``rank`` is 1 + the number of players with more points."""
+
+    rank: int
+    player_id: str
+    name: str
+    points: int
+    hands: int
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One of a player's counted hands: when (``at``, Unix seconds), the points it gave, the
+    result (see :class:`HandScore`), the table code and everyone's names at that table."""
+
+    hand_id: str
+    at: float
+    points: int
+    result: str
+    code: str
+    players: list[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> HistoryEntry:
+        return cls(hand_id=str(d["hand_id"]), at=float(d["at"]), points=int(d["points"]),
+                   result=str(d["result"]), code=str(d["code"]),
+                   players=[str(p) for p in d["players"]])
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    """A player waiting in the matchmaking queue."""
+
+    player_id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """What is kept of a finished game beside its event log.
+
+    ``players`` are seat names in seat order, ``player_ids`` the same players' ids; ``scores``
+    the last hand's points by seat name; ``winner`` a seat name or None; ``end`` the last
+    hand's end (``out``, ``draw``, ...); ``head`` the log's last version; ``finished_at`` Unix
+    seconds; ``agora`` whether the points went to the ranking."""
+
+    log_id: str
+    code: str
+    mode: str
+    players: list[str]
+    player_ids: list[str]
+    scores: dict[str, int]
+    winner: str | None
+    end: str
+    head: int
+    finished_at: float
+    agora: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FinishedGame:
+        return cls(log_id=str(d["log_id"]), code=str(d["code"]), mode=str(d["mode"]),
+                   players=list(d["players"]), player_ids=list(d["player_ids"]),
+                   scores={str(k): int(v) for k, v in d["scores"].items()},
+                   winner=d.get("winner"), end=str(d["end"]), head=int(d["head"]),
+                   finished_at=float(d["finished_at"]), agora=bool(d.get("agora", False)),
+                   extra=dict(d.get("extra") or {}))
+
+
+def competition_ranks(scored: Sequence[tuple[str, float]], offset: int = 0,
+                      first_rank: int | None = None) -> list[int]:
+    """Ranks for a page of ``(member, score)`` pairs listed best first, the page starting at
+    place ``offset`` (0: the top): equal scores share a rank, the next score's rank is its
+    place. ``first_rank`` is the first member's rank when the page starts inside a tie
+    (default ``offset + 1``)."""
+    ranks: list[int] = []
+    for i, (_, score) in enumerate(scored):
+        if i == 0:
+            ranks.append(offset + 1 if first_rank is None else first_rank)
+        elif score == scored[i - 1][1]:
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(offset + i + 1)
+    return ranks
+
+
+class Store(ABC):
+    """Storage for event logs, the ranking, histories, the matchmaking queue and tables."""
+
+    #: A short name for logs and metrics: ``memory`` or ``redis``.
+    kind: str = "?"
+
+    # ------------------------------------------------------------ event logs
+
+    @abstractmethod
+    async def append_batches(self, log_id: str, batches: Sequence[tuple[int, EventDicts]]) -> None:
+        """Append ``(version, events)`` batches to the log, in order, as one write.
+
+        Versions must rise strictly and start after the log's head; otherwise
+        :class:`StoreConflict` is raised (batches before the bad one may have been stored).
+        """
+
+    async def append(self, log_id: str, version: int, events: EventDicts) -> None:
+        """Append one batch (see :meth:`append_batches`)."""
+        await self.append_batches(log_id, [(version, events)])
+
+    @abstractmethod
+    async def read_after(self, log_id: str, version: int = 0,
+                         limit: int | None = None) -> list[LoggedBatch]:
+        """The batches with a version greater than ``version``, oldest first (at most
+        ``limit``; None: all). An unknown log reads as empty."""
+
+    @abstractmethod
+    async def log_head(self, log_id: str) -> int:
+        """The newest version in the log; 0 for an empty or unknown log."""
+
+    @abstractmethod
+    async def finish_game(self, record: FinishedGame) -> None:
+        """Keep ``record`` beside its log (``record.log_id``); again for the same log replaces."""
+
+    @abstractmethod
+    async def finished(self, limit: int = 50) -> list[FinishedGame]:
+        """The newest ``limit`` finished games, newest first."""
+
+    @abstractmethod
+    async def finished_game(self, log_id: str) -> FinishedGame | None:
+        """The record of one finished game, or None."""
+
+    # ------------------------------------------------------------ ranking and history
+
+    @abstractmethod
+    async def add_hand_points(self, hand_id: str, scores: Sequence[HandScore], at: float,
+                              code: str = "") -> bool:
+        """Count one hand: add each player's points to the ranking, remember the name, count
+        the hand, and put it first in each player's history. Atomic. Returns False, and
+        changes nothing, when ``hand_id`` was counted before."""
+
+    @abstractmethod
+    async def top(self, n: int = 20, offset: int = 0) -> list[RankEntry]:
+        """The ranking from place ``offset`` (0: the top), ``n`` players at most."""
+
+    @abstractmethod
+    async def rank_of(self, player_id: str) -> RankEntry | None:
+        """One player's place, or None when none of their hands was counted."""
+
+    @abstractmethod
+    async def ranked_players(self) -> int:
+        """How many players are in the ranking."""
+
+    @abstractmethod
+    async def history(self, player_id: str, limit: int = 50) -> list[HistoryEntry]:
+        """A player's counted hands, newest first (empty for an unknown player)."""
+
+    # ------------------------------------------------------------ matchmaking queue
+
+    @abstractmethod
+    async def queue_join(self, player_id: str, name: str) -> bool:
+        """Put a player at the end of the queue. False when already queued (the place is kept,
+        the name updated)."""
+
+    @abstractmethod
+    async def queue_leave(self, player_id: str) -> bool:
+        """Take a player out of the queue. False when not queued."""
+
+    @abstractmethod
+    async def queue_pop(self, n: int = 3) -> list[QueueEntry] | None:
+        """Take the first ``n`` players out of the queue at once, first come first; None (and
+        nobody taken) when fewer than ``n`` wait."""
+
+    @abstractmethod
+    async def queue_members(self) -> list[QueueEntry]:
+        """Everyone waiting, first come first."""
+
+    @abstractmethod
+    async def queue_position(self, player_id: str) -> int | None:
+        """A queued player's place (1: next), or None."""
+
+    @abstractmethod
+    async def queue_clear(self) -> None:
+        """Empty the queue (at server start: nobody from before a restart is still connected)."""
+
+    # ------------------------------------------------------------ table records
+
+    @abstractmethod
+    async def put_table(self, code: str, record: dict[str, Any]) -> None:
+        """Keep a JSON-able record for a table code (replacing any)."""
+
+    @abstractmethod
+    async def get_table(self, code: str) -> dict[str, Any] | None:
+        """The record kept for a table code, or None."""
+
+    @abstractmethod
+    async def delete_table(self, code: str) -> None:
+        """Forget a table's record (no error when there is none)."""
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def ping(self) -> bool:
+        """True when the store answers."""
+        return True
+
+    async def close(self) -> None:
+        """Release connections. The store is not used afterwards."""

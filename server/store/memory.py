@@ -1,0 +1,175 @@
+"""``MemoryStore``: the default :class:`~server.store.base.Store`, in this process's memory.
+
+Nothing survives a restart. Every method completes without awaiting anything, so a call never
+lets another task run in the middle of it (each is atomic, like the Redis store's scripts).
+Event dicts are kept as given (the server hands over fresh dicts and never mutates them) and
+lists are copied on the way out. Records and history entries are kept as JSON text, as in
+Redis, so that a caller can never change what is stored.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from .base import (
+    HISTORY_MAX,
+    EventDicts,
+    FinishedGame,
+    HandScore,
+    HistoryEntry,
+    LoggedBatch,
+    QueueEntry,
+    RankEntry,
+    Store,
+    StoreConflict,
+    competition_ranks,
+)
+
+
+class MemoryStore(Store):
+    """Everything in dicts and lists of this process."""
+
+    kind = "memory"
+
+    def __init__(self, history_max: int = HISTORY_MAX) -> None:
+        self._logs: dict[str, tuple[list[int], list[EventDicts]]] = {}
+        self._finished: dict[str, str] = {}
+        self._counted: set[str] = set()
+        self._points: dict[str, int] = {}
+        self._names: dict[str, str] = {}
+        self._hands: dict[str, int] = {}
+        self._history: dict[str, list[str]] = {}  # newest first
+        self._history_max = history_max
+        self._queue: OrderedDict[str, str] = OrderedDict()
+        self._tables: dict[str, str] = {}
+
+    # ------------------------------------------------------------ event logs
+
+    async def append_batches(self, log_id: str, batches: Sequence[tuple[int, EventDicts]]) -> None:
+        versions, events = self._logs.setdefault(log_id, ([], []))
+        for version, batch in batches:
+            head = versions[-1] if versions else 0
+            if version <= head:
+                raise StoreConflict(f"log {log_id}: version {version} is not after {head}")
+            versions.append(version)
+            events.append(batch)
+
+    async def read_after(self, log_id: str, version: int = 0,
+                         limit: int | None = None) -> list[LoggedBatch]:
+        log = self._logs.get(log_id)
+        if log is None:
+            return []
+        versions, events = log
+        start = bisect.bisect_right(versions, version)
+        stop = len(versions) if limit is None else min(len(versions), start + max(0, limit))
+        return [LoggedBatch(versions[i], list(events[i])) for i in range(start, stop)]
+
+    async def log_head(self, log_id: str) -> int:
+        log = self._logs.get(log_id)
+        return log[0][-1] if log and log[0] else 0
+
+    async def finish_game(self, record: FinishedGame) -> None:
+        self._finished.pop(record.log_id, None)  # re-inserted last: newest
+        self._finished[record.log_id] = json.dumps(record.to_dict())
+
+    async def finished(self, limit: int = 50) -> list[FinishedGame]:
+        records = [FinishedGame.from_dict(json.loads(t)) for t in self._finished.values()]
+        records.sort(key=lambda r: (r.finished_at, r.log_id), reverse=True)
+        return records[:max(0, limit)]
+
+    async def finished_game(self, log_id: str) -> FinishedGame | None:
+        text = self._finished.get(log_id)
+        return None if text is None else FinishedGame.from_dict(json.loads(text))
+
+    # ------------------------------------------------------------ ranking and history
+
+    async def add_hand_points(self, hand_id: str, scores: Sequence[HandScore], at: float,
+                              code: str = "") -> bool:
+        if hand_id in self._counted:
+            return False
+        self._counted.add(hand_id)
+        names = [s.name for s in scores]
+        for s in scores:
+            self._points[s.player_id] = self._points.get(s.player_id, 0) + s.points
+            self._names[s.player_id] = s.name
+            self._hands[s.player_id] = self._hands.get(s.player_id, 0) + 1
+            entry = HistoryEntry(hand_id, at, s.points, s.result, code, names)
+            hist = self._history.setdefault(s.player_id, [])
+            hist.insert(0, json.dumps(entry.to_dict()))
+            del hist[self._history_max:]
+        return True
+
+    def _ordered(self) -> list[tuple[str, float]]:
+        # Redis ZREVRANGE order: score descending, then member descending.
+        return sorted(((p, float(v)) for p, v in self._points.items()),
+                      key=lambda kv: (kv[1], kv[0]), reverse=True)
+
+    def _entry(self, rank: int, player_id: str) -> RankEntry:
+        return RankEntry(rank, player_id, self._names.get(player_id, ""),
+                         self._points[player_id], self._hands.get(player_id, 0))
+
+    async def top(self, n: int = 20, offset: int = 0) -> list[RankEntry]:
+        ordered = self._ordered()
+        offset = max(0, offset)
+        page = ordered[offset:offset + max(0, n)]
+        if not page:
+            return []
+        first = 1 + sum(1 for _, v in ordered if v > page[0][1])
+        ranks = competition_ranks(page, offset, first)
+        return [self._entry(r, p) for r, (p, _) in zip(ranks, page)]
+
+    async def rank_of(self, player_id: str) -> RankEntry | None:
+        if player_id not in self._points:
+            return None
+        mine = self._points[player_id]
+        return self._entry(1 + sum(1 for v in self._points.values() if v > mine), player_id)
+
+    async def ranked_players(self) -> int:
+        return len(self._points)
+
+    async def history(self, player_id: str, limit: int = 50) -> list[HistoryEntry]:
+        return [HistoryEntry.from_dict(json.loads(t))
+                for t in self._history.get(player_id, [])[:max(0, limit)]]
+
+    # ------------------------------------------------------------ matchmaking queue
+
+    async def queue_join(self, player_id: str, name: str) -> bool:
+        new = player_id not in self._queue
+        self._queue[player_id] = name  # an existing key keeps its place
+        return new
+
+    async def queue_leave(self, player_id: str) -> bool:
+        return self._queue.pop(player_id, None) is not None
+
+    async def queue_pop(self, n: int = 3) -> list[QueueEntry] | None:
+        if n <= 0 or len(self._queue) < n:
+            return None
+        return [QueueEntry(*self._queue.popitem(last=False)) for _ in range(n)]
+
+    async def queue_members(self) -> list[QueueEntry]:
+        return [QueueEntry(p, name) for p, name in self._queue.items()]
+
+    async def queue_position(self, player_id: str) -> int | None:
+        for i, p in enumerate(self._queue, 1):
+            if p == player_id:
+                return i
+        return None
+
+    async def queue_clear(self) -> None:
+        self._queue.clear()
+
+    # ------------------------------------------------------------ table records
+
+    async def put_table(self, code: str, record: dict[str, Any]) -> None:
+        self._tables[code] = json.dumps(record)
+
+    async def get_table(self, code: str) -> dict[str, Any] | None:
+        text = self._tables.get(code)
+        return None if text is None else dict(json.loads(text))
+
+    async def delete_table(self, code: str) -> None:
+        self._tables.pop(code, None)

@@ -1,0 +1,285 @@
+"""``RedisStore``: the :class:`~server.store.base.Store` in Redis, with ``redis.asyncio``.
+
+Keys (all under ``prefix``, default ``mvx:``):
+
+==========================  =========  ======================================================
+key                         type       holds
+==========================  =========  ======================================================
+``log:{log_id}``            stream     one entry per batch, ID ``{version}-1``, field ``e``:
+                                       the events as JSON. XADD with an explicit ID makes
+                                       Redis itself refuse a version not after the head.
+``finished``                hash       log_id -> :class:`FinishedGame` JSON
+``finished:by_time``        zset       log_id scored by ``finished_at``
+``rank``                    zset       player id scored by total points (ZINCRBY)
+``rank:names``              hash       player id -> the name last used
+``rank:hands``              hash       player id -> hands counted
+``rank:counted``            set        hand ids already counted (idempotence)
+``history:{player_id}``     list       :class:`HistoryEntry` JSON, newest first (LPUSH+LTRIM)
+``queue``                   zset       player id scored by its arrival number (FIFO)
+``queue:names``             hash       player id -> name
+``queue:seq``               string     the arrival counter (INCR)
+``table:{code}``            string     a table record (JSON)
+==========================  =========  ======================================================
+
+Counting a hand, joining the queue and popping a group are Lua scripts, so each is atomic
+even with several server processes on one Redis. Ranking order and ranks match the memory
+store (see ``server.store.base``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import ResponseError
+
+from .base import (
+    HISTORY_MAX,
+    EventDicts,
+    FinishedGame,
+    HandScore,
+    HistoryEntry,
+    LoggedBatch,
+    QueueEntry,
+    RankEntry,
+    Store,
+    StoreConflict,
+    competition_ranks,
+)
+
+# KEYS: counted, rank, names, hands, history keys...; ARGV: hand_id, history max, then
+# (player id, name, points, history JSON) per player.
+_ADD_HAND = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+local max = tonumber(ARGV[2])
+local k = 5
+for i = 3, #ARGV, 4 do
+  local pid = ARGV[i]
+  redis.call('ZINCRBY', KEYS[2], ARGV[i + 2], pid)
+  redis.call('HSET', KEYS[3], pid, ARGV[i + 1])
+  redis.call('HINCRBY', KEYS[4], pid, 1)
+  redis.call('LPUSH', KEYS[k], ARGV[i + 3])
+  redis.call('LTRIM', KEYS[k], 0, max - 1)
+  k = k + 1
+end
+return 1
+"""
+
+# KEYS: queue, names, seq; ARGV: player id, name. 1 when newly queued, 0 when already there.
+_QUEUE_JOIN = """
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
+redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[1])
+return 1
+"""
+
+# KEYS: queue, names; ARGV: n. The first n (id, name, id, name, ...) or {} when fewer wait.
+_QUEUE_POP = """
+local n = tonumber(ARGV[1])
+if n <= 0 or redis.call('ZCARD', KEYS[1]) < n then return {} end
+local ids = redis.call('ZRANGE', KEYS[1], 0, n - 1)
+redis.call('ZREM', KEYS[1], unpack(ids))
+local out = {}
+for _, id in ipairs(ids) do
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
+  redis.call('HDEL', KEYS[2], id)
+end
+return out
+"""
+
+
+def _version(stream_id: str) -> int:
+    return int(stream_id.partition("-")[0])
+
+
+class RedisStore(Store):
+    """The store on a Redis server (``redis.asyncio.Redis`` with ``decode_responses``)."""
+
+    kind = "redis"
+
+    def __init__(self, client: aioredis.Redis, prefix: str = "mvx:",
+                 history_max: int = HISTORY_MAX) -> None:
+        # redis-py types its replies as unions of every decoding and of sync and async
+        # results; with decode_responses they are str/float/list, as used below.
+        self.r: Any = client
+        self.prefix = prefix
+        self._history_max = history_max
+        self._add_hand = client.register_script(_ADD_HAND)
+        self._queue_join = client.register_script(_QUEUE_JOIN)
+        self._queue_pop = client.register_script(_QUEUE_POP)
+
+    @classmethod
+    def from_url(cls, url: str, prefix: str = "mvx:", **kwargs: Any) -> RedisStore:
+        """A store on the Redis at ``url`` (``redis://host:port/db``). Connects lazily."""
+        client = aioredis.Redis.from_url(url, decode_responses=True, **kwargs)
+        return cls(client, prefix)
+
+    def _k(self, *parts: str) -> str:
+        return self.prefix + ":".join(parts)
+
+    # ------------------------------------------------------------ event logs
+
+    async def append_batches(self, log_id: str, batches: Sequence[tuple[int, EventDicts]]) -> None:
+        if not batches:
+            return
+        key = self._k("log", log_id)
+        prev = None
+        for version, _ in batches:
+            if version < 1 or (prev is not None and version <= prev):
+                raise StoreConflict(f"log {log_id}: versions must rise from 1: {version}")
+            prev = version
+        pipe = self.r.pipeline(transaction=False)
+        for version, events in batches:
+            pipe.xadd(key, {"e": json.dumps(events, separators=(",", ":"))}, id=f"{version}-1")
+        results = await pipe.execute(raise_on_error=False)
+        for res in results:
+            if isinstance(res, ResponseError):
+                if "equal or smaller" in str(res):
+                    raise StoreConflict(f"log {log_id}: {res}")
+                raise res
+
+    async def read_after(self, log_id: str, version: int = 0,
+                         limit: int | None = None) -> list[LoggedBatch]:
+        if limit is not None and limit <= 0:
+            return []
+        entries = await self.r.xrange(self._k("log", log_id), min=f"{version + 1}-0", max="+",
+                                      count=limit)
+        return [LoggedBatch(_version(sid), json.loads(fields["e"])) for sid, fields in entries]
+
+    async def log_head(self, log_id: str) -> int:
+        last = await self.r.xrevrange(self._k("log", log_id), count=1)
+        return _version(last[0][0]) if last else 0
+
+    async def finish_game(self, record: FinishedGame) -> None:
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hset(self._k("finished"), record.log_id, json.dumps(record.to_dict()))
+        pipe.zadd(self._k("finished", "by_time"), {record.log_id: record.finished_at})
+        await pipe.execute()
+
+    async def finished(self, limit: int = 50) -> list[FinishedGame]:
+        if limit <= 0:
+            return []
+        ids = await self.r.zrevrange(self._k("finished", "by_time"), 0, limit - 1)
+        if not ids:
+            return []
+        texts = await self.r.hmget(self._k("finished"), ids)
+        records = [FinishedGame.from_dict(json.loads(t)) for t in texts if t is not None]
+        records.sort(key=lambda r: (r.finished_at, r.log_id), reverse=True)
+        return records
+
+    async def finished_game(self, log_id: str) -> FinishedGame | None:
+        text = await self.r.hget(self._k("finished"), log_id)
+        return None if text is None else FinishedGame.from_dict(json.loads(text))
+
+    # ------------------------------------------------------------ ranking and history
+
+    async def add_hand_points(self, hand_id: str, scores: Sequence[HandScore], at: float,
+                              code: str = "") -> bool:
+        names = [s.name for s in scores]
+        keys = [self._k("rank", "counted"), self._k("rank"), self._k("rank", "names"),
+                self._k("rank", "hands")]
+        args: list[Any] = [hand_id, self._history_max]
+        for s in scores:
+            keys.append(self._k("history", s.player_id))
+            entry = HistoryEntry(hand_id, at, s.points, s.result, code, names)
+            args += [s.player_id, s.name, s.points, json.dumps(entry.to_dict())]
+        return bool(await self._add_hand(keys=keys, args=args))
+
+    async def _entries(self, scored: list[tuple[str, float]], ranks: list[int]) -> list[RankEntry]:
+        if not scored:
+            return []
+        ids = [p for p, _ in scored]
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hmget(self._k("rank", "names"), ids)
+        pipe.hmget(self._k("rank", "hands"), ids)
+        names, hands = await pipe.execute()
+        return [RankEntry(rank, p, n or "", int(v), int(h or 0))
+                for rank, (p, v), n, h in zip(ranks, scored, names, hands)]
+
+    async def _count_above(self, score: float) -> int:
+        return int(await self.r.zcount(self._k("rank"), f"({score}", "+inf"))
+
+    async def top(self, n: int = 20, offset: int = 0) -> list[RankEntry]:
+        offset = max(0, offset)
+        if n <= 0:
+            return []
+        scored = await self.r.zrevrange(self._k("rank"), offset, offset + n - 1, withscores=True)
+        if not scored:
+            return []
+        first = 1 + await self._count_above(scored[0][1])
+        return await self._entries(scored, competition_ranks(scored, offset, first))
+
+    async def rank_of(self, player_id: str) -> RankEntry | None:
+        score = await self.r.zscore(self._k("rank"), player_id)
+        if score is None:
+            return None
+        rank = 1 + await self._count_above(score)
+        return (await self._entries([(player_id, score)], [rank]))[0]
+
+    async def ranked_players(self) -> int:
+        return int(await self.r.zcard(self._k("rank")))
+
+    async def history(self, player_id: str, limit: int = 50) -> list[HistoryEntry]:
+        if limit <= 0:
+            return []
+        texts = await self.r.lrange(self._k("history", player_id), 0, limit - 1)
+        return [HistoryEntry.from_dict(json.loads(t)) for t in texts]
+
+    # ------------------------------------------------------------ matchmaking queue
+
+    def _qkeys(self) -> list[str]:
+        return [self._k("queue"), self._k("queue", "names")]
+
+    async def queue_join(self, player_id: str, name: str) -> bool:
+        keys = [*self._qkeys(), self._k("queue", "seq")]
+        return bool(await self._queue_join(keys=keys, args=[player_id, name]))
+
+    async def queue_leave(self, player_id: str) -> bool:
+        pipe = self.r.pipeline(transaction=True)
+        pipe.zrem(self._k("queue"), player_id)
+        pipe.hdel(self._k("queue", "names"), player_id)
+        removed, _ = await pipe.execute()
+        return bool(removed)
+
+    async def queue_pop(self, n: int = 3) -> list[QueueEntry] | None:
+        flat = await self._queue_pop(keys=self._qkeys(), args=[n])
+        if not flat:
+            return None
+        return [QueueEntry(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+
+    async def queue_members(self) -> list[QueueEntry]:
+        ids = await self.r.zrange(self._k("queue"), 0, -1)
+        if not ids:
+            return []
+        names = await self.r.hmget(self._k("queue", "names"), ids)
+        return [QueueEntry(p, n or "") for p, n in zip(ids, names)]
+
+    async def queue_position(self, player_id: str) -> int | None:
+        rank = await self.r.zrank(self._k("queue"), player_id)
+        return None if rank is None else int(rank) + 1
+
+    async def queue_clear(self) -> None:
+        await self.r.delete(*self._qkeys())
+
+    # ------------------------------------------------------------ table records
+
+    async def put_table(self, code: str, record: dict[str, Any]) -> None:
+        await self.r.set(self._k("table", code), json.dumps(record))
+
+    async def get_table(self, code: str) -> dict[str, Any] | None:
+        text = await self.r.get(self._k("table", code))
+        return None if text is None else dict(json.loads(text))
+
+    async def delete_table(self, code: str) -> None:
+        await self.r.delete(self._k("table", code))
+
+    # ------------------------------------------------------------ lifecycle
+
+    async def ping(self) -> bool:
+        return bool(await self.r.ping())
+
+    async def close(self) -> None:
+        await self.r.aclose()
