@@ -16,6 +16,7 @@ from fastapi.staticfiles import StaticFiles
 from . import errors
 from .api import health, sessions, tables, web, ws
 from .connection import CaptureTransport
+from .logs import redact_uvicorn_logs
 from .sessions import Sessions
 from .settings import Settings
 from .tables import TableRegistry
@@ -34,6 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact_uvicorn_logs()  # uvicorn has configured its loggers by now
         registry = TableRegistry(settings)
         app.state.registry = registry
         registry.start()

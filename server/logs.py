@@ -8,10 +8,36 @@ formatter to pick up. Nothing hidden (a drawn card, a hand, a seed) is ever logg
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 LOGGER_NAME = "machiavelox"
 log = logging.getLogger(LOGGER_NAME)
+
+
+_TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+
+class RedactTokens(logging.Filter):
+    """Hide session tokens in logged URLs (``/ws/K7QX2M?token=...``): uvicorn logs each
+    websocket's path with its query string, and a token there is a password."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            record.args = tuple(_TOKEN.sub(r"\1***", a) if isinstance(a, str) else a
+                                for a in (record.args if isinstance(record.args, tuple)
+                                          else (record.args,)))
+        if isinstance(record.msg, str) and "token=" in record.msg:
+            record.msg = _TOKEN.sub(r"\1***", record.msg)
+        return True
+
+
+def redact_uvicorn_logs() -> None:
+    """Install :class:`RedactTokens` on uvicorn's loggers (idempotent)."""
+    for name in ("uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())
 
 
 def configure(level: str = "INFO") -> None:

@@ -3,6 +3,7 @@ and ``machiavelox serve`` as a real subprocess."""
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
@@ -139,3 +140,26 @@ def test_machiavelox_serve_starts_and_answers_healthz() -> None:
         proc.terminate()
         out = proc.communicate(timeout=10)[0]
     assert "MACHIAVELOX_SECRET is not set" in out
+
+
+def test_tokens_in_logged_urls_are_hidden() -> None:
+    from server.logs import RedactTokens
+
+    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1,
+                               '%s - "WebSocket %s" [accepted]',
+                               ("127.0.0.1:5", "/ws/K7QX2M?token=abc.def.ghi&last_version=3"), None)
+    assert RedactTokens().filter(record)
+    assert record.getMessage() == \
+        '127.0.0.1:5 - "WebSocket /ws/K7QX2M?token=***&last_version=3" [accepted]'
+
+
+def test_idle_waiting_tables_are_forgotten() -> None:
+    with LiveServer(Settings(secret="test", table_idle_ttl=0.2)) as server, \
+            httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
+        code = http.post("/api/tables", json={}, headers=token(http, "Ada")).json()["code"]
+        assert http.get(f"/api/tables/{code}").status_code == 200
+        deadline = time.monotonic() + 5
+        while http.get(f"/api/tables/{code}").status_code == 200:
+            assert time.monotonic() < deadline, "the idle table was kept"
+            time.sleep(0.05)
+        assert http.get(f"/api/tables/{code}").json()["code"] == "no_such_table"
