@@ -112,6 +112,9 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     touch_drag(bob, "#my-hand .card[data-face='8C']", ".meld[data-meld='1']")
     expect(bob.locator(".meld[data-meld='1'] .card")).to_have_count(5)
     expect_meld(ada, 1, ["4C", "5C", "6C", "7C", "8C"])
+    # Bob's play is confirmed but leans on Ada's open play: the meld is marked not final.
+    expect(ada.locator(".meld[data-meld='1'] .meld-tag.unsafe")).to_be_visible()
+    expect(bob.locator(".me [data-player='Bob']")).to_contain_text("not final yet")
     browsers.shot(bob, "02-bob-added-by-touch")
 
     # Ada cancels her play (X): her 7C leaves, so Bob's 8C falls with it (§5.5).
@@ -216,6 +219,8 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
 def test_languages_switch_and_are_remembered(live_server, browsers: Browsers, lang: str, expected: str) -> None:
     page = browsers.page("lang-" + lang)
     page.goto(live_server.url + "/")
+    # The server has no ranking yet: the page says it is coming (asked at run time).
+    expect(page.locator("#ranking")).to_contain_text("coming soon")
     page.select_option("#lang", lang)
     expect(page.locator("label[for='name']")).to_have_text(expected)
     page.reload()

@@ -60,6 +60,14 @@ def test_touch_drags_hand_order_and_reconnection(live_server, browsers: Browsers
     touch_drag(ada, "#my-hand .card[data-face='5C']", ".topbar")
     expect(ada.locator("#my-hand .card")).to_have_count(4)
 
+    # The sort buttons put it back in order, by rank or by suit; then Ada arranges it again.
+    ada.click("#sort-rank")
+    assert hand_faces(ada) == ["2S", "5C", "9H", "KD"]
+    ada.click("#sort-suit")
+    assert hand_faces(ada) == ["2S", "9H", "5C", "KD"]
+    touch_drag(ada, "#my-hand .card[data-face='KD']", "#my-hand .card[data-face='2S']", target_dx=-12)
+    expect(ada.locator("#my-hand .card").first).to_have_attribute("data-face", "KD")
+
     # The arrangement survives a reload (and the seat and hand come back).
     order = hand_faces(ada)
     ada.reload()

@@ -330,9 +330,20 @@ function addEvents(events) {
     if (!d) continue;
     S.notices.unshift({ key, ev });
     if (d.level === "alert" && d.hitsMe) toast(d.text, "alert");
+    else if (d.level !== "minor") announce(d.text);
   }
   if (S.notices.length > 60) S.notices.length = 60;
   saveTableMemory();
+}
+
+/** Screen readers hear new notices from one quiet live region (the list itself is redrawn). */
+function announce(text) {
+  const box = document.getElementById("announce");
+  if (!box) return;
+  const p = document.createElement("p");
+  p.textContent = text;
+  box.appendChild(p);
+  while (box.childElementCount > 5) box.firstElementChild.remove();
 }
 
 function applyGame(game) {

@@ -361,7 +361,7 @@ function sidePanel(S, A) {
   return h("aside", { class: "side panel", "aria-label": t("a11y.notices") },
     h("div", { class: "side-inner" },
       h("h2", { class: "side-title" }, t("notices.title")),
-      list.length ? h("ol", { class: "notices", id: "notices", "aria-live": "polite", "data-scroll": "notices" }, list)
+      list.length ? h("ol", { class: "notices", id: "notices", "data-scroll": "notices" }, list)
         : h("p", { class: "muted", id: "notices" }, t("notices.empty"))));
 }
 
