@@ -1,6 +1,6 @@
 """Clocks and marks the table shows: a hold (the card shown as taken, with its 10 s), an
 absent player's 90 s, and a tie-break (its 2 minutes, the tied players' cards face up, and
-a card played from the other player's pile)."""
+a card played from the other player's pile); also ending a play (E) and giving up a Stop!."""
 
 from __future__ import annotations
 
@@ -43,6 +43,13 @@ def test_a_hold_shows_as_taken_with_its_clock(live_server, browsers: Browsers) -
     ada.click(".meld[data-meld='1'] .card[data-face='5H']")
     ada.locator("body").press("t")
     expect(ada.locator("#toast")).to_contain_text("Declare first")
+    # A play that only staged a card and ends (E) gives the card back.
+    ada.click("#my-hand .card[data-face='5S']")
+    ada.locator("body").press("s")
+    expect(ada.locator("#my-staging .card")).to_have_count(1)
+    ada.locator("body").press("e")
+    expect(ada.locator("#my-staging .card")).to_have_count(0)
+    expect(ada.locator("#notices")).to_contain_text("Back from staging: 5♠.")
     # Declared (5S staged), Ada takes 5H: Bob sees it taken, with Ada's 10-second clock.
     ada.click("#my-hand .card[data-face='5S']")
     ada.click(".zone.staging")
@@ -71,6 +78,18 @@ def test_a_hold_shows_as_taken_with_its_clock(live_server, browsers: Browsers) -
     ada.click(".meld[data-meld='3']")
     expect(bob.locator(".meld[data-meld='3'] .card")).to_have_count(3)
     expect_meld(bob, 1, ["6H", "7H", "8H"])
+
+    # Ada calls Stop! with the keyboard, then gives up (after a confirmation): eliminated.
+    ada.locator("body").press("!")
+    expect(bob.locator(".banner.freeze")).to_contain_text("Ada called Stop!")
+    expect(ada.locator(".banner.freeze")).to_contain_text("Your Stop!")
+    ada.click("#btn-give-up")
+    expect(ada.locator("#confirm-text")).to_contain_text("Give up your Stop!?")
+    ada.click("#confirm-ok")
+    expect(ada.locator(".banner.out")).to_contain_text("You are eliminated from this hand")
+    expect(bob.locator("#notices")).to_contain_text("Ada is eliminated")
+    expect(bob.locator("#clock-freeze")).to_have_count(0)
+    expect(bob.locator("#btn-draw")).to_be_enabled()
     browsers.assert_no_console_errors()
 
 

@@ -230,3 +230,21 @@ def test_languages_switch_and_are_remembered(live_server, browsers: Browsers, la
     page.select_option("#lang", "en")
     expect(page.locator("label[for='name']")).to_have_text("Your name")
     browsers.assert_no_console_errors()
+
+
+def test_create_a_game_from_the_home_page(live_server, browsers: Browsers) -> None:
+    page = browsers.page("creator")
+    page.goto(live_server.url + "/")
+    page.fill("#name", "Zoe")
+    page.click("#create-long")
+    expect(page.locator("#seat-list")).to_contain_text("Zoe (you)")
+    code = page.locator("#table-code").first.text_content()
+    assert page.url == f"{live_server.url}/t/{code}"
+    expect(page.locator("#share-link")).to_have_value(f"{live_server.url}/t/{code}")
+    expect(page.locator(".waiting")).to_contain_text("Long game")
+    browsers.shot(page, "home-02-waiting-room")
+    # Home, then back to the table through the link the home page offers.
+    page.click("#home-link")
+    page.click("#last-table")
+    expect(page.locator("#seat-list")).to_contain_text("Zoe (you)")
+    browsers.assert_no_console_errors()
