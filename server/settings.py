@@ -65,6 +65,10 @@ class Settings(BaseSettings):
                                       description="command replies kept per seat for dedup")
     resume_wait: float = Field(
         default=0.5, ge=0, description="seconds to wait for a first `resume` message before the snapshot")
+    message_rate: PositiveFloat = Field(
+        default=50.0, description="messages per second one socket may send on average; above it "
+                                  "the server reads that socket more slowly (backpressure)")
+    message_burst: PositiveInt = Field(default=100, description="messages a socket may send at once")
     max_message_bytes: PositiveInt = Field(default=16384,
                                            description="larger client messages are refused")
     max_tables: PositiveInt = 10000

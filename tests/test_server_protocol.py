@@ -3,6 +3,7 @@ spectators, resume with replay or snapshot, and the close codes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 
@@ -219,3 +220,23 @@ class TestResume:
             for p in (a, c):
                 await p.close()
         run(go())
+
+
+def test_a_flooding_client_is_read_more_slowly() -> None:
+    settings = Settings(secret="test", resume_wait=0, message_rate=500, message_burst=20)
+    with LiveServer(settings) as server:
+        async def go() -> float:
+            p = await Player(server, "Flood").login()
+            await p.create()
+            await p.connect()
+            loop = asyncio.get_running_loop()
+            start = loop.time()
+            for _ in range(220):
+                await p.send({"type": "ping"})
+            for _ in range(220):
+                assert (await p.next(lambda f: f["type"] == "pong"))["type"] == "pong"
+            await p.close()
+            return loop.time() - start
+        elapsed = run(go())
+    # 20 at once, then 200 at 500 a second: at least 0.4 s.
+    assert elapsed >= 0.38, elapsed

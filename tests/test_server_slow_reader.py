@@ -33,7 +33,8 @@ MAX_SECONDS = 30.0
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LiveServer]:
-    settings = Settings(test_deals=True, resume_wait=0.2, outbound_queue=QUEUE, secret="test")
+    settings = Settings(test_deals=True, resume_wait=0.2, outbound_queue=QUEUE, secret="test",
+                        message_rate=100000, message_burst=100000)
     with LiveServer(settings) as s:
         yield s
 

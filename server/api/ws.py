@@ -7,7 +7,8 @@ inbox. Frames go out through the connection's own queue and writer task
 player; a token without a seat at this table, or none, watches as a spectator. The client's
 last version comes from ``?last_version=N`` or a first ``resume`` message, waited for at most
 ``settings.resume_wait`` seconds; then the table sends welcome, the missed events or nothing,
-and a snapshot.
+and a snapshot. Each socket is read at most ``settings.message_rate`` messages a second on
+average (:class:`Throttle`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,29 @@ from ..settings import Settings
 from ..tables import Attach, Detach, Resync, Submit, Table, TableRegistry
 
 router = APIRouter()
+
+
+class Throttle:
+    """A token bucket: ``rate`` messages per second on average, ``burst`` at once. Over it,
+    :meth:`take` waits, so a flooding client is read more slowly (TCP backpressure on it
+    alone) and can make its table do only a bounded amount of work."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = asyncio.get_running_loop().time()
+
+    async def take(self) -> None:
+        now = asyncio.get_running_loop().time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            wait = (1 - self.tokens) / self.rate
+            await asyncio.sleep(wait)
+            self.last += wait
+            self.tokens = 1.0
+        self.tokens -= 1
 
 _PONG = dump(PongOut())
 
@@ -81,7 +105,9 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 else:
                     first = parsed
         await table.put(Attach(conn, last_version))
+        throttle = Throttle(settings.message_rate, settings.message_burst)
         if first is not None:
+            await throttle.take()
             await _dispatch(table, conn, first)
         while True:
             if recv is None:
@@ -90,6 +116,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             recv = None
             if message["type"] == "websocket.disconnect":
                 break
+            await throttle.take()
             parsed = parse_client(_data(message), max_bytes=settings.max_message_bytes)
             await _dispatch(table, conn, parsed)
     finally:
