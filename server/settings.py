@@ -23,7 +23,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from pydantic import Field, PositiveFloat, PositiveInt, model_validator
+from pydantic import Field, PositiveFloat, PositiveInt, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.rules import MACHIAVELOX, RuleSet
@@ -80,6 +80,12 @@ class Settings(BaseSettings):
 
     #: True when ``secret`` was not set and a random one was drawn at start.
     secret_generated: bool = Field(default=False, exclude=True)
+
+    @field_validator("secret", "redis_url", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, v: object) -> object:
+        # docker compose passes `MACHIAVELOX_SECRET:` through as an empty string when unset.
+        return None if v == "" else v
 
     @model_validator(mode="after")
     def _draw_secret(self) -> Settings:

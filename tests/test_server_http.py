@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from server.settings import Settings
-from server.testing import LiveServer
+from server.testing import LiveServer, run, seated
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -163,3 +163,26 @@ def test_idle_waiting_tables_are_forgotten() -> None:
             assert time.monotonic() < deadline, "the idle table was kept"
             time.sleep(0.05)
         assert http.get(f"/api/tables/{code}").json()["code"] == "no_such_table"
+
+
+def test_settings_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MACHIAVELOX_PORT", "9123")
+    monkeypatch.setenv("MACHIAVELOX_PLAY", "7.5")
+    monkeypatch.setenv("MACHIAVELOX_SECRET", "")  # what docker compose passes when unset
+    monkeypatch.setenv("MACHIAVELOX_TEST_DEALS", "1")
+    s = Settings()
+    assert (s.host, s.port, s.test_deals) == ("127.0.0.1", 9123, True)
+    assert s.secret_generated and s.secret
+    assert s.timer_overrides() == {"play": 7.5} and s.rules().play == 7.5
+
+
+def test_clock_overrides_reach_the_game() -> None:
+    with LiveServer(Settings(secret="test", play=7.5, resume_wait=0)) as server:
+        async def go() -> dict:
+            players = await seated(server, ["A", "B", "C"])
+            game = players[0].game
+            for p in players:
+                await p.close()
+            return game
+        game = run(go())
+    assert game["hand"]["timers"]["play"] == 7.5 and game["hand"]["timers"]["hold"] == 10.0
