@@ -707,7 +707,10 @@ export const Actions = {
     toast(t("hint.select_new"), "info");
   },
   home() {
-    try { localStorage.removeItem(LS.table); } catch (e) { /* ignore */ }
+    try {
+      localStorage.removeItem(LS.table);
+      if (S.code && S.game && S.game.phase === "over") localStorage.removeItem(LS.order + S.code);
+    } catch (e) { /* ignore */ }
     navigate("/");
   },
   reconnectNow() {
