@@ -37,7 +37,7 @@ from typing import Any, Iterable, Literal
 
 from . import cards as C
 from .errors import Refused
-from .melds import display_order, is_valid, split_run
+from .melds import display_order, is_valid, run_order
 from .rules import MACHIAVELOX, RuleSet
 
 # Where a card is. ("hand", p) ("staging", p) ("stock", p) ("meld", id) ("removed",) ("out",)
@@ -748,10 +748,8 @@ class Hand:
         self._fail_freeze("gave_up")
 
     def _cmd_leave(self, ps: PlayerState, cmd: Command) -> None:
-        if ps.status != "active":
-            raise Refused("out_of_hand")
-        if not ps.connected:
-            raise Refused("disconnected")
+        # R16, R19: frozen players and players outside a tie-break may only come and go.
+        self._guard_player(ps)
         self._depart([ps.name], "leave")
 
     def _cmd_disconnect(self, ps: PlayerState, cmd: Command) -> None:
@@ -819,7 +817,11 @@ class Hand:
                 self._fall(lp, cause, hits)
             else:
                 self._undo(later, cause, hits)
-            if later is stack[-1] and not later.undone:  # pragma: no cover - safety
+            if a.undone:
+                # Undoing what came later reached this action too (a meld edge back
+                # into its own play): it is already done.
+                return
+            if stack and stack[-1] is later and not later.undone:  # pragma: no cover - safety
                 break
         if stack and stack[-1] is a:
             stack.pop()
@@ -1038,20 +1040,22 @@ class Hand:
             cards = self.melds.get(m, [])
             if len(cards) <= limit or any(self.on_trial(c) for c in cards):
                 continue
-            pieces = split_run(cards, self.rules)
-            if len(pieces) < 2:
+            ordered = run_order(cards, self.rules)
+            if ordered is None:
                 continue
-            made = []
-            for piece in pieces[1:]:
-                nm = self.next_meld
-                self.next_meld += 1
-                self.melds[nm] = []
-                for c in piece:
-                    a = self._record(play, "split", c, ("meld", m), nm, owner=None)
-                    a.final = False
-                made.append(nm)
-            self._emit("split", play.player, {"play": play.id, "meld": m, "into": made,
-                                               "cards": [C.names(p) for p in pieces]})
+            # One halving at a time: the second half gets the next id now, and the halves are
+            # split again in the order they were made (R4, R2).
+            half = (len(ordered) + 1) // 2
+            nm = self.next_meld
+            self.next_meld += 1
+            self.melds[nm] = []
+            for c in ordered[half:]:
+                a = self._record(play, "split", c, ("meld", m), nm, owner=None)
+                a.final = False
+            todo[0:0] = [m, nm]
+            self._emit("split", play.player, {
+                "play": play.id, "meld": m, "into": [nm],
+                "cards": [C.names(ordered[:half]), C.names(ordered[half:])]})
 
     def _sweep(self) -> None:
         """R10's final sweep: confirmed, not final plays now wounded fall too."""
@@ -1314,13 +1318,15 @@ class Hand:
             laid = ps.laid or any(
                 a.lay and not a.undone for pl in self.plays.values()
                 if pl.player == p and pl.status in ("open", "confirmed", "final") for a in pl.actions)
-            if not (ps.drew and laid):
+            if not all(is_valid(cs, self.rules) for cs in self.melds.values() if cs):
                 return False
-            if all(is_valid(cs, self.rules) for cs in self.melds.values() if cs):
-                self._emit("went_out", p, {"during_freeze": True})
-                self._finish_hand("out", p, judge_open=False)
-                return True
-            return False
+            if not (ps.drew and laid):
+                # §9, R15: an invalid going out eliminates at the moment it would have happened.
+                self._fail_freeze("invalid_out")
+                return False
+            self._emit("went_out", p, {"during_freeze": True})
+            self._finish_hand("out", p, judge_open=False)
+            return True
         if self.tiebreak is not None:
             return False
         for p in self.active():

@@ -176,3 +176,5 @@ def run_case(case: Any) -> tuple[bool, str, str]:
         return True, name, ""
     except (CaseError, ValueError, KeyError, TypeError, AttributeError) as e:
         return False, name, f"malformed case: {e}"
+    except Exception as e:  # an engine fault is a failure that says why, never a traceback
+        return False, name, f"engine error: {type(e).__name__}: {e}"
