@@ -192,6 +192,11 @@ class Result:
     winner: str | None
     scores: dict[str, int]
     reasons: dict[str, str]
+    #: Each score's terms, so a client can show and translate them: keys among
+    #: ``base``, ``stock`` (negative), ``opponents``, ``bonus``, ``pile`` (negative,
+    #: a draw), ``floor`` (what lifts a draw to −15), ``pile_from_others``, ``outside``
+    #: (tie-break), ``penalty`` (negative). The terms add up to the score.
+    breakdown: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 def _remove_newest(items: list[Action] | None, a: Action) -> None:
@@ -1428,7 +1433,7 @@ class Hand:
         for p in list(self.holds):
             self._release(p, "hand_end")
         scores, reasons = self._score(end, winner)
-        self.result = Result(end, winner, scores, reasons)
+        self.result = Result(end, winner, scores, reasons, self._breakdown(end, winner))
         self.freeze = None
         self.tiebreak = None
         self._open = []
@@ -1478,6 +1483,36 @@ class Hand:
         reasons[winner] = (f"{r.win_base} - {stock} in stock + {others} in opponents' hands"
                            + (f" + {bonus} for an empty stock" if bonus else ""))
         return scores, reasons
+
+    def _breakdown(self, end: str, winner: str | None) -> dict[str, dict[str, int]]:
+        """The terms of each score (R20), in the shape of :attr:`Result.breakdown`."""
+        r = self.rules
+        out: dict[str, dict[str, int]] = {}
+        for p in self.order:
+            st = self.players[p].status
+            out[p] = {"penalty": -r.penalty} if st in ("eliminated", "left") else {}
+        if end == "draw":
+            tied = self._tied_players()
+            pile = sum(self.count_in_hand(p) for p in tied)
+            for p in tied:
+                if self.players[p].status == "active":
+                    out[p] = {"base": r.win_base, "pile": -pile}
+                    if r.win_base - pile < -r.penalty:  # §12: staying never costs more than leaving
+                        out[p]["floor"] = -r.penalty - (r.win_base - pile)
+        elif end == "tiebreak" and winner is not None:
+            tied = self._tied_players()
+            out[winner] = {
+                "base": r.win_base,
+                "pile_from_others": sum(len(self._pile_cards_of(q)) for q in tied if q != winner),
+                "outside": sum(self.count_in_hand(q) for q in self.order if q not in tied)}
+        elif winner is not None and end != "abandoned":
+            stock = len(self.stocks[winner])
+            terms = {"base": r.win_base, "stock": -stock,
+                     "opponents": sum(self.count_in_hand(q) for q in self.order if q != winner)}
+            if end == "out" and stock == 0:
+                terms["bonus"] = r.empty_stock_bonus
+            out[winner] = terms
+        return out
 
     def _tied_players(self) -> list[str]:
         return list(self.tiebreak.players) if self.tiebreak else []

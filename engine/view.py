@@ -28,7 +28,8 @@ Shape of :func:`hand_view` (keys always present)::
      "clocks": {"inactivity": s | None, "freeze": {"caller", "until"} | None,
                 "tiebreak": {"players", "until"} | None, "absences": {name: s}},
      "tiebreak": {"players", "until", "pile": {name: [faces]}} | None,
-     "result": {"end", "winner", "scores", "reasons"} | None}
+     "result": {"end", "winner", "scores", "reasons",
+                "breakdown": {name: {"base": 50, "stock": -3, "opponents": 9, ...}}} | None}
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
             "players": list(tb.players), "until": _sec(tb.deadline_ms),
             "pile": {p: C.names(hand.hands[p]) for p in tb.players}},
         "result": None if res is None else {"end": res.end, "winner": res.winner,
-                                            "scores": dict(res.scores), "reasons": dict(res.reasons)},
+                                            "scores": dict(res.scores), "reasons": dict(res.reasons),
+                                            "breakdown": {p: dict(t) for p, t in res.breakdown.items()}},
     }
 
 

@@ -143,3 +143,26 @@ class TestDeterminism:
         assert a.hand_seed(2) != a.hand_seed(1)
         c = Game(PLAYERS, seed=43, rules=MACHIAVELOX)
         assert c.hand is not None and c.hand.stocks != a.hand.stocks
+
+
+class TestScoreBreakdown:
+    """R20: each score comes with its terms, and the terms add up to it."""
+
+    def test_going_out_terms(self) -> None:
+        hand = quick_out("A")
+        hand.apply(Command("A", "add", card="7C", meld=1), 0.0)
+        assert hand.result is not None
+        assert hand.result.breakdown["A"] == {"base": 50, "stock": 0, "opponents": 3, "bonus": 10}
+        for p, terms in hand.result.breakdown.items():
+            assert sum(terms.values()) == hand.result.scores[p]
+
+    def test_leaver_and_survivor_terms(self) -> None:
+        hand = Hand.from_position(PLAYERS, hands={"A": ["KS"], "B": ["QS", "QH"], "C": ["JS"]},
+                                  stocks={"A": ["2C"]})
+        hand.apply(Command("B", "leave"), 1.0)
+        hand.apply(Command("C", "leave"), 2.0)
+        assert hand.result is not None and hand.result.end == "survivor"
+        assert hand.result.breakdown["B"] == {"penalty": -15}
+        assert hand.result.breakdown["A"] == {"base": 50, "stock": -1, "opponents": 3}
+        for p, terms in hand.result.breakdown.items():
+            assert sum(terms.values()) == hand.result.scores[p]
