@@ -946,10 +946,10 @@ def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
     with the relaxation's optimum U and the reduced cost d_j ≤ 0 of an integer
     column at 0, any solution using that column is worth at most U + d_j. To look
     for a solution worth g or more, only the columns with U + d_j ≥ g are needed.
-    If the restricted optimum v reaches g it is the optimum; if v ≥ g − 1 it is
-    too (nothing reaches g); if the restricted model is infeasible, g goes down
-    by one; otherwise the optimum lies between v and g − 1 and the next round
-    looks for v + 1. This spares HiGHS the cut rounds it spends on the full
+    If the restricted optimum v reaches g it is the optimum; if the restricted
+    model is infeasible, g goes down by one; otherwise nothing reaches g, the
+    optimum lies between the best known w and g − 1, and the next round looks
+    for w + 1 (g goes down every round). This spares HiGHS the cut rounds it spends on the full
     model, and usually the whole integer search."""
     relax = _lp(model, budget_left, first)
     if relax is None:  # infeasible, or out of time
@@ -981,8 +981,8 @@ def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
             worth = r.objective
         if r.status != "optimal":
             return _Run("stopped", best, worth)
-        if r.objective >= g - 1 - 1e-6:  # reaches g, or nothing does and it is g - 1
-            break
+        if r.objective >= g - 1e-6 or worth >= g - 1 - 1e-6:
+            break  # it reaches g; or nothing does, and the best known is worth g - 1
         g = round(worth) + 1  # the optimum lies in [worth, g - 1]: look for worth + 1
     return _Run("optimal", best, worth)
 
