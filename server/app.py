@@ -14,11 +14,14 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from . import errors
-from .api import health, sessions, tables, web, ws
+from .agora import Agora
+from .api import agora, health, metrics, ranking, sessions, tables, web, ws
 from .connection import CaptureTransport
 from .logs import redact_uvicorn_logs
+from .metrics import Metrics
 from .sessions import Sessions
 from .settings import Settings
+from .store import make_store
 from .tables import TableRegistry
 
 log = logging.getLogger("machiavelox.app")
@@ -30,26 +33,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.secret_generated:
         log.warning("MACHIAVELOX_SECRET is not set: using a random secret; "
                     "session tokens will not survive a restart")
-    if settings.redis_url:
-        log.warning("MACHIAVELOX_REDIS_URL is set but this server keeps tables in memory only")
-
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_uvicorn_logs()  # uvicorn has configured its loggers by now
-        registry = TableRegistry(settings)
+        # Tables live in memory; their event logs, the agora queue and the ranking go to the
+        # store: Redis when MACHIAVELOX_REDIS_URL is set (server.store). A store put in
+        # app.state.store before the start is used instead (tests inject fakes).
+        store = getattr(app.state, "store", None) or make_store(settings)
+        app.state.store = store
+        log.info("store: %s", store.kind)
+        registry = TableRegistry(settings, store, app.state.metrics)
         app.state.registry = registry
         registry.start()
+        app.state.agora = Agora(registry, store, settings, app.state.metrics)
+        await app.state.agora.start()
         try:
             yield
         finally:
+            await app.state.agora.close()
             await registry.close()
+            await store.close()
 
     app = FastAPI(title="Machiavelox", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
+    app.state.metrics = Metrics()
     assert settings.secret is not None
     app.state.sessions = Sessions(settings.secret, settings.session_max_age)
     errors.install(app)
-    for module in (health, sessions, tables, ws, web):
+    # agora before ws: /ws/{code} would take /ws/agora for a table code.
+    for module in (health, sessions, tables, agora, ws, ranking, metrics, web):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=settings.web_dir, check_dir=False), name="static")
     app.add_middleware(CaptureTransport)

@@ -3,7 +3,7 @@
 Every HTTP error body is ``{"code": "...", "message": "..."}``: a stable snake_case code for
 programs and a sentence for people. Codes: ``bad_token`` (401), ``no_such_table`` (404),
 ``table_full`` (409), ``bad_field`` (422, a body or name that does not fit), ``test_deals_off``
-(403), ``too_many_tables`` (503).
+(403), ``too_many_tables`` (503), ``no_such_hand`` (404, ``GET /api/hands/{log_id}``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from .tables import TableError
 CLOSE_NORMAL = 1000
 CLOSE_BAD_TOKEN = 4401  # the token is forged or expired: get a new session
 CLOSE_NO_SUCH_TABLE = 4404  # no table with that code (never created, or forgotten)
+CLOSE_POLICY_VIOLATION = 1008  # a frame over max_frame_bytes, or a flood (server.abuse)
 
 
 class ApiError(Exception):

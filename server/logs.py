@@ -1,12 +1,14 @@
 """Structured logging with the standard library: every table line names the table and the seat.
 
-Lines read ``table=K7QX2M seat=Ada command do=draw outcome=ack``; the same fields are on the
-record as attributes (``record.table``, ``record.seat``, ``record.fields``) for a JSON
-formatter to pick up. Nothing hidden (a drawn card, a hand, a seed) is ever logged.
+Lines read ``table=K7QX2M hand=1 seat=Ada command do=draw outcome=ack`` (``hand=-`` before the
+deal); the same fields are on the record as attributes (``record.table``, ``record.hand``,
+``record.seat``, ``record.event``, ``record.fields``), which :class:`JsonFormatter` writes as one
+JSON object per line (``MACHIAVELOX_LOG_FORMAT=json``). Nothing hidden (a drawn card, a hand, a seed) is ever logged.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from typing import Any
@@ -40,13 +42,33 @@ def redact_uvicorn_logs() -> None:
             logger.addFilter(RedactTokens())
 
 
-def configure(level: str = "INFO") -> None:
-    """Send the ``machiavelox`` loggers to stderr at ``level`` (used by ``machiavelox serve``)."""
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line: ``ts``, ``level``, ``logger``, ``msg`` and, for table lines,
+    ``table``, ``hand``, ``seat``, ``event`` and the line's own fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {"ts": round(record.created, 6), "level": record.levelname,
+                               "logger": record.name, "msg": record.getMessage()}
+        for key in ("table", "hand", "seat", "event"):
+            if hasattr(record, key):
+                out[key] = getattr(record, key)
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            out.update({k: v for k, v in fields.items() if k not in out})
+        if record.exc_info:
+            out["exc"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str)
+
+
+def configure(level: str = "INFO", fmt: str = "text") -> None:
+    """Send the ``machiavelox`` loggers to stderr at ``level`` (used by ``machiavelox serve``),
+    as text lines or, with ``fmt="json"``, :class:`JsonFormatter` lines."""
     root = logging.getLogger(LOGGER_NAME)
     root.setLevel(level.upper())
     if not root.handlers:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+        handler.setFormatter(JsonFormatter() if fmt == "json" else
+                             logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
         root.addHandler(handler)
         root.propagate = False
 
@@ -56,6 +78,8 @@ class TableLog:
 
     def __init__(self, code: str) -> None:
         self.code = code
+        #: The hand being played (set by the table at each deal); None before the first.
+        self.hand: int | None = None
         self._log = logging.getLogger(f"{LOGGER_NAME}.table")
 
     def _emit(self, level: int, event: str, seat: str | None, fields: dict[str, Any],
@@ -63,8 +87,10 @@ class TableLog:
         if not self._log.isEnabledFor(level):
             return
         kv = "".join(f" {k}={v}" for k, v in fields.items())
-        self._log.log(level, "table=%s seat=%s %s%s", self.code, seat or "-", event, kv,
-                      extra={"table": self.code, "seat": seat, "event": event, "fields": fields},
+        hand = "-" if self.hand is None else self.hand
+        self._log.log(level, "table=%s hand=%s seat=%s %s%s", self.code, hand, seat or "-", event,
+                      kv, extra={"table": self.code, "hand": self.hand, "seat": seat,
+                                 "event": event, "fields": fields},
                       exc_info=exc_info)
 
     def debug(self, event: str, seat: str | None = None, **fields: Any) -> None:

@@ -8,7 +8,8 @@ variable               default                     meaning
 MACHIAVELOX_HOST       127.0.0.1                   address to listen on (Docker sets 0.0.0.0)
 MACHIAVELOX_PORT       8000                        port to listen on
 MACHIAVELOX_SECRET     random per start            key that signs session tokens
-MACHIAVELOX_REDIS_URL  unset: in memory            Redis for game state (the next issue)
+MACHIAVELOX_REDIS_URL  unset: in memory            Redis (``redis://host:port/db``) for event logs,
+                                                   the agora queue and the ranking (server.store)
 MACHIAVELOX_TEST_DEALS false                       allow seeds, stacked positions and timers in
                                                    ``POST /api/tables`` (tests only)
 MACHIAVELOX_PLAY ...   the rule set's durations    clock overrides in seconds: PLAY, HOLD,
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, PositiveFloat, PositiveInt, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -71,6 +73,19 @@ class Settings(BaseSettings):
     message_burst: PositiveInt = Field(default=100, description="messages a socket may send at once")
     max_message_bytes: PositiveInt = Field(default=16384,
                                            description="larger client messages are refused")
+    # Abuse (server.abuse): cut off with close code 1008.
+    max_frame_bytes: PositiveInt = Field(
+        default=65536, description="a larger message closes the socket (1008) unread")
+    flood_seconds: PositiveFloat = Field(
+        default=5.0, description="seconds a socket may keep sending over its rate limit "
+                                 "(message_rate) without a break before it is closed (1008)")
+    ws_max_size: PositiveInt = Field(
+        default=1 << 20, description="uvicorn's websocket frame limit (machiavelox serve); "
+                                     "larger frames close with 1009 before the app sees them")
+    # Storage (server.store) and logs.
+    redis_prefix: str = Field(default="mvx:", description="prefix of every Redis key")
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="`json`: one JSON object per log line (machiavelox serve)")
     max_tables: PositiveInt = 10000
     table_idle_ttl: PositiveFloat = Field(
         default=3600.0, description="seconds a waiting or finished table with nobody connected is kept")

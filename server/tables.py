@@ -20,6 +20,14 @@ deal if it has none yet; its first socket back reconnects it.
 The journal (deal spec plus ``(version, now, command)`` for every call that changed the game)
 replays the game exactly (:func:`replay`): tests use it to check every frame against the true
 state, and the Redis store of the next issue can use it to restore tables.
+
+Storage (``server.store``): frames do not go straight to the sockets. While the task handles
+an item they wait in an outbox; then :meth:`Table._deliver` appends the item's batches to the
+store (the table's log, ``log_id``) and only then sends the frames, in order. The in-memory
+:class:`EventLog` stays the fast path for replay on reconnection. A store that fails is logged
+and counted; its batches are tried again with the next ones, and the game goes on. When the
+game ends, its :class:`~server.store.FinishedGame` record is kept beside the log, and an agora
+table (``agora=True``) adds the hand's points to the ranking (R22), once.
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import asyncio
 import contextlib
 import itertools
 import secrets
+import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -35,12 +44,13 @@ from typing import Any, Literal
 
 from engine.errors import Refused
 from engine.game import Game
-from engine.hand import Command, Hand
+from engine.hand import Command, Event, Hand
 from engine.rules import RuleSet
 
 from .connection import Connection
 from .frames import Batch, snapshot_text, update_text
 from .logs import TableLog
+from .metrics import Metrics
 from .protocol import (
     AckOut,
     CommandIn,
@@ -52,6 +62,7 @@ from .protocol import (
 )
 from .sessions import Session
 from .settings import Settings
+from .store import FinishedGame, HandScore, MemoryStore, Store, StoreConflict
 
 Mode = Literal["single", "long"]
 SEATS = 3
@@ -219,6 +230,29 @@ class EventLog:
         return list(itertools.islice(self._batches, start, None))
 
 
+def stored_event(hand_no: int | None, event: Event) -> dict[str, Any]:
+    """An event as the store keeps it: its public fields and ``hand`` (as in ``frames``), and
+    what only its player may see under ``"private"`` (absent when nothing is private)."""
+    d = event.as_dict(with_private=False)
+    d.setdefault("hand", hand_no)
+    if event.private:
+        d["private"] = dict(event.private)
+    return d
+
+
+def hand_result(seat: str, winner: str | None, reasons: dict[str, str]) -> str:
+    """A seat's result in the ranking's history: ``won``, ``draw``, ``eliminated``, ``left``
+    or ``lost`` (from the hand's winner and its score reasons, R20)."""
+    if winner == seat:
+        return "won"
+    reason = reasons.get(seat, "")
+    if reason.startswith("draw"):
+        return "draw"
+    if reason in ("eliminated", "left"):
+        return reason
+    return "lost"
+
+
 # ---------------------------------------------------------------------------- inbox items
 
 
@@ -249,6 +283,9 @@ class Detach:
 class Submit:
     conn: Connection
     msg: CommandIn
+    #: ``time.perf_counter()`` when the socket's message was read (0: unknown), for the
+    #: command-to-broadcast latency metric.
+    received: float = 0.0
 
 
 @dataclass
@@ -287,9 +324,21 @@ class Table:
     seats: list[SeatInfo] = field(default_factory=list)
     game: Game | None = None
     spec: DealSpec | None = None
+    store: Store | None = None
+    metrics: Metrics | None = None
+    #: An agora table: its finished hand's points go to the ranking (R22).
+    agora: bool = False
 
     def __post_init__(self) -> None:
         self.tlog = TableLog(self.code)
+        #: The store's name for this game's event log (a code may come back after a restart).
+        self.log_id = f"{self.code}-{secrets.token_hex(4)}"
+        self._outbox: list[tuple[Connection, str]] = []
+        self._unsaved: list[tuple[int, list[dict[str, Any]]]] = []
+        self._failed: list[tuple[int, list[dict[str, Any]]]] = []
+        self._finish_pending = False
+        #: True once the finished game's record (and ranking points) went to the store.
+        self.recorded = False
         self.events = EventLog(self.settings.log_size)
         self.journal: list[JournalEntry] = []
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue(self.settings.inbox_size)
@@ -384,7 +433,9 @@ class Table:
                         self._tick()
                     else:
                         self._handle(item)
-                    self._settle_drops()
+                    await self._deliver()
+                    if isinstance(item, Submit) and item.received and self.metrics is not None:
+                        self.metrics.latency.observe(time.perf_counter() - item.received)
                 except Exception:  # noqa: BLE001
                     # An engine or server bug: keep the table alive, but never spin on it.
                     self.tlog.exception("table step failed",
@@ -430,6 +481,14 @@ class Table:
         version = self.events.append(batch)
         if journal:
             self.journal.append(JournalEntry(version, now, command))
+        self._unsaved.append((version, [stored_event(h, e) for h, e in batch]))
+        self.tlog.hand = self.game.hand_no
+        if self.metrics is not None:
+            undos = sum(1 for _, e in batch if e.kind == "chain_undo")
+            if undos:
+                self.metrics.chain_undos.inc(undos)
+        if self.game.phase == "over" and not self.recorded:
+            self._finish_pending = True
         texts: dict[str | None, str] = {}
         for conn in list(self.conns.values()):
             if conn.seat not in texts:
@@ -440,10 +499,82 @@ class Table:
         return version
 
     def _send(self, conn: Connection, text: str) -> None:
-        if not conn.send(text):
-            # Dropped (queue full): detached once this item is done (not in the middle of a
-            # fan-out, which would send a later version before an earlier one).
-            self._drops.append(conn)
+        # Into the outbox: sent by _deliver once this item's batches are stored.
+        self._outbox.append((conn, text))
+
+    async def _deliver(self) -> None:
+        """Store the batches of the item just handled, then send its frames in order; detach
+        the connections that could not take them (which may log more: loop)."""
+        while self._unsaved or self._outbox or self._drops:
+            if self._unsaved:
+                await self._persist()
+            outbox, self._outbox = self._outbox, []
+            for conn, text in outbox:
+                if not conn.send(text):
+                    # Dropped (queue full): detached once the fan-out is done (not in the
+                    # middle of it, which would send a later version before an earlier one).
+                    self._drops.append(conn)
+            self._settle_drops()
+        if self._finish_pending:
+            self._finish_pending = False
+            await self._record_finish()
+
+    async def _persist(self) -> None:
+        batches = self._failed + self._unsaved
+        self._unsaved, self._failed = [], []
+        if self.store is None:
+            return
+        try:
+            await self.store.append_batches(self.log_id, batches)
+        except StoreConflict:
+            self.tlog.exception("store refused batches", first=batches[0][0], last=batches[-1][0])
+            self._count_store_error("append")
+        except Exception:  # noqa: BLE001 - a store down must not stop the game
+            # Try again with the next batches (in order), keeping at most log_size.
+            self._failed = batches[-self.settings.log_size:]
+            self.tlog.exception("store append failed", first=batches[0][0], last=batches[-1][0])
+            self._count_store_error("append")
+
+    def _count_store_error(self, op: str) -> None:
+        if self.metrics is not None:
+            self.metrics.store_errors.labels(op).inc()
+
+    async def _record_finish(self) -> None:
+        """The finished game's record beside its log; an agora hand's points to the ranking."""
+        game, spec = self.game, self.spec
+        if game is None or game.result is None or spec is None or self.recorded:
+            return
+        self.recorded = True
+        last = game.history[-1] if game.history else None
+        single = last is not None and not game.long
+        scores = dict(last.scores) if single and last else dict(game.result.totals)
+        at = time.time()
+        record = FinishedGame(
+            log_id=self.log_id, code=self.code, mode=self.mode,
+            players=[s.name for s in self.seats], player_ids=[s.player_id for s in self.seats],
+            scores=scores, winner=game.result.winner,
+            end=last.end if single and last else game.result.reason, head=self.events.head,
+            finished_at=at, agora=self.agora,
+            extra={"seed": spec.seed, "rules": spec.rules.name, "hands": len(game.history)})
+        if self.metrics is not None:
+            self.metrics.games_finished.labels("agora" if self.agora else "friendly").inc()
+        if self.store is None:
+            return
+        try:
+            if self._failed:
+                await self._persist()
+            await self.store.finish_game(record)
+            if self.agora:
+                reasons = last.reasons if last else {}
+                results = [HandScore(s.player_id, s.name, scores.get(s.name, 0),
+                                     hand_result(s.name, game.result.winner, reasons))
+                           for s in self.seats]
+                counted = await self.store.add_hand_points(self.log_id, results, at, self.code)
+                self.tlog.info("ranking updated", counted=counted,
+                               points=",".join(f"{r.name}:{r.points}" for r in results))
+        except Exception:  # noqa: BLE001 - logged and counted; the game is over anyway
+            self.tlog.exception("store finish failed")
+            self._count_store_error("finish")
 
     def _settle_drops(self) -> None:
         """Detach the connections dropped while handling the last item; the game then hears
@@ -532,6 +663,9 @@ class Table:
 
     def _send_state(self, conn: Connection, last_version: int | None) -> None:
         """welcome, the missed events when they are still kept, then a snapshot."""
+        # Bring the clocks to now first, so the snapshot's times (view ``t``) are fresh:
+        # a spectator arriving mid-hand must not see countdowns from the last command.
+        self._tick()
         head = self.events.head
         self._send(conn, dump(WelcomeOut(seat=conn.seat, code=self.code, version=head)))
         if last_version is not None and 0 <= last_version < head and self.game is not None:
@@ -604,6 +738,9 @@ class Table:
             # The engine failed without events: journal it anyway, so that a replay meets
             # the same failure (and whatever it changed) at the same place.
             self.journal.append(JournalEntry(self.events.head, now, cmd))
+        if self.metrics is not None:
+            self.metrics.commands.labels(
+                "internal_error" if failed else "refused" if text else "ack").inc()
         if not text:
             text = dump(AckOut(id=msg.id, version=self.events.head))
             self.tlog.debug("command", seat, do=msg.do, outcome="ack", version=version)
@@ -617,12 +754,20 @@ class Table:
 
 
 class TableRegistry:
-    """All tables of this server, in memory, by invite code."""
+    """All tables of this server, in memory, by invite code. Tables log to ``store`` (default:
+    a :class:`~server.store.MemoryStore`) and count in ``metrics`` (optional)."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, store: Store | None = None,
+                 metrics: Metrics | None = None) -> None:
         self.settings = settings
+        self.store: Store = store if store is not None else MemoryStore()
+        self.metrics = metrics
         self.tables: dict[str, Table] = {}
         self._janitor: asyncio.Task[None] | None = None
+        if metrics is not None:
+            metrics.watch_tables(
+                lambda: sum(1 for t in self.tables.values() if t.phase == "hand"),
+                lambda: len(self.tables))
 
     def get(self, code: str) -> Table | None:
         return self.tables.get(code.upper())
@@ -639,11 +784,14 @@ class TableRegistry:
             if code not in self.tables:
                 return code
 
-    async def create(self, mode: Mode, creator: Session, options: DealOptions) -> tuple[Table, str]:
-        """A new table with ``creator`` in the first seat: ``(table, seat name)``."""
+    async def create(self, mode: Mode, creator: Session, options: DealOptions,
+                     *, agora: bool = False) -> tuple[Table, str]:
+        """A new table with ``creator`` in the first seat: ``(table, seat name)``. ``agora``:
+        matched by the agora, its finished hand counts in the ranking."""
         if len(self.tables) >= self.settings.max_tables:
             raise TooManyTables("too_many_tables", "The server is full: try again later.")
-        table = Table(self._new_code(), mode, options, self.settings)
+        table = Table(self._new_code(), mode, options, self.settings, store=self.store,
+                      metrics=self.metrics, agora=agora)
         self.tables[table.code] = table
         table.start()
         seat = await table.join(creator)

@@ -8,16 +8,20 @@ player; a token without a seat at this table, or none, watches as a spectator. T
 last version comes from ``?last_version=N`` or a first ``resume`` message, waited for at most
 ``settings.resume_wait`` seconds; then the table sends welcome, the missed events or nothing,
 and a snapshot. Each socket is read at most ``settings.message_rate`` messages a second on
-average (:class:`Throttle`).
+average (:class:`Throttle`). A message over ``settings.max_frame_bytes``, or a flood (the
+throttle held every message back for ``settings.flood_seconds``), closes the socket with 1008
+(``server.abuse``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
 
+from ..abuse import FloodGuard, cut_off, frame_too_large
 from ..connection import Connection
 from ..deps import bearer
 from ..errors import CLOSE_BAD_TOKEN, CLOSE_NO_SUCH_TABLE
@@ -40,16 +44,19 @@ class Throttle:
         self.tokens = float(burst)
         self.last = asyncio.get_running_loop().time()
 
-    async def take(self) -> None:
+    async def take(self) -> float:
+        """Wait for a token; the seconds waited (0.0: none)."""
         now = asyncio.get_running_loop().time()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
+        wait = 0.0
         if self.tokens < 1:
             wait = (1 - self.tokens) / self.rate
             await asyncio.sleep(wait)
             self.last += wait
             self.tokens = 1.0
         self.tokens -= 1
+        return wait
 
 _PONG = dump(PongOut())
 
@@ -87,6 +94,9 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     conn = Connection(websocket, seat, session.player_id if session else None,
                       settings.outbound_queue, table.tlog)
     conn.start()
+    metrics = getattr(state, "metrics", None)
+    if metrics is not None:
+        metrics.connections.labels("table").inc()
     last_version = _last_version(websocket.query_params.get("last_version"))
     first_recv: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
     recv: asyncio.Future[Any] | None = first_recv
@@ -99,6 +109,9 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 recv = None
                 if message["type"] == "websocket.disconnect":
                     return
+                if frame_too_large(_data(message), settings.max_frame_bytes):
+                    await cut_off(websocket, "too_large", metrics)
+                    return
                 parsed = parse_client(_data(message), max_bytes=settings.max_message_bytes)
                 if isinstance(parsed, ResumeIn):
                     last_version = parsed.last_version
@@ -106,6 +119,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                     first = parsed
         await table.put(Attach(conn, last_version))
         throttle = Throttle(settings.message_rate, settings.message_burst)
+        guard = FloodGuard(settings.flood_seconds)
         if first is not None:
             await throttle.take()
             await _dispatch(table, conn, first)
@@ -116,13 +130,23 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
             recv = None
             if message["type"] == "websocket.disconnect":
                 break
-            await throttle.take()
-            parsed = parse_client(_data(message), max_bytes=settings.max_message_bytes)
-            await _dispatch(table, conn, parsed)
+            received = time.perf_counter()
+            data = _data(message)
+            if frame_too_large(data, settings.max_frame_bytes):
+                await cut_off(websocket, "too_large", metrics)
+                break
+            if guard.flooding(await throttle.take()):
+                table.tlog.warning("flood cut off", conn.seat, conn=conn.id)
+                await cut_off(websocket, "flood", metrics)
+                break
+            parsed = parse_client(data, max_bytes=settings.max_message_bytes)
+            await _dispatch(table, conn, parsed, received)
     finally:
         if recv is not None:
             recv.cancel()
         await conn.close()
+        if metrics is not None:
+            metrics.connections.labels("table").dec()
         try:
             await asyncio.wait_for(table.put(Detach(conn)), 5.0)
         except (TimeoutError, RuntimeError):  # pragma: no cover - table gone
@@ -130,7 +154,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
 
 
 async def _dispatch(table: Table, conn: Connection,
-                    parsed: CommandIn | ResumeIn | PingIn | ErrorOut) -> None:
+                    parsed: CommandIn | ResumeIn | PingIn | ErrorOut, received: float = 0.0) -> None:
     if isinstance(parsed, ErrorOut):
         conn.send(dump(parsed))
     elif isinstance(parsed, PingIn):
@@ -138,4 +162,4 @@ async def _dispatch(table: Table, conn: Connection,
     elif isinstance(parsed, ResumeIn):
         await table.put(Resync(conn, parsed.last_version))
     else:
-        await table.put(Submit(conn, parsed))
+        await table.put(Submit(conn, parsed, received))

@@ -1,0 +1,100 @@
+"""The agora: ``/ws/agora`` (the matchmaking queue over a websocket) and ``GET /api/agora``.
+
+A socket needs a session token (``?token=`` or ``Authorization: Bearer``; none or a bad one
+closes with 4401). It sends ``join`` to queue, ``leave`` to stop waiting; closing it leaves the
+queue too. See ``server.agora`` and ``docs/protocol.md`` ("Agora").
+
+This router is included before ``server.api.ws``, whose ``/ws/{code}`` would otherwise take
+``/ws/agora`` for a table code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket
+from pydantic import BaseModel
+
+from ..abuse import FloodGuard, cut_off, frame_too_large
+from ..agora import Agora, AgoraPingIn, Enter, Exit, Join, JoinIn, Leave, LeaveIn, dump, parse
+from ..connection import Connection
+from ..deps import bearer
+from ..errors import CLOSE_BAD_TOKEN
+from ..metrics import Metrics
+from ..sessions import Sessions
+from ..settings import Settings
+from .ws import Throttle
+
+router = APIRouter()
+
+_PONG = '{"type":"pong"}'
+
+
+class AgoraOut(BaseModel):
+    """``waiting``: players in the queue; ``matched``: groups matched since the server started."""
+
+    waiting: int
+    matched: int
+
+
+@router.get("/api/agora")
+async def agora_state(request: Request) -> AgoraOut:
+    agora: Agora = request.app.state.agora
+    return AgoraOut(waiting=await agora.waiting(), matched=agora.matched)
+
+
+def _data(message: dict[str, Any]) -> str | bytes | None:
+    text = message.get("text")
+    return text if text is not None else message.get("bytes")
+
+
+@router.websocket("/ws/agora")
+async def agora_socket(websocket: WebSocket) -> None:
+    state = websocket.app.state
+    settings: Settings = state.settings
+    sessions: Sessions = state.sessions
+    agora: Agora = state.agora
+    metrics: Metrics | None = getattr(state, "metrics", None)
+    token = websocket.query_params.get("token") or bearer(websocket.headers.get("authorization"))
+    session = sessions.verify(token)
+    await websocket.accept()
+    if session is None:
+        await websocket.close(CLOSE_BAD_TOKEN, "a session token is needed")
+        return
+    conn = Connection(websocket, None, session.player_id, settings.outbound_queue, agora.log)
+    conn.start()
+    if metrics is not None:
+        metrics.connections.labels("agora").inc()
+    await agora.put(Enter(conn, session))
+    throttle = Throttle(settings.message_rate, settings.message_burst)
+    guard = FloodGuard(settings.flood_seconds)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data = _data(message)
+            if frame_too_large(data, settings.max_frame_bytes):
+                await cut_off(websocket, "too_large", metrics)
+                break
+            if guard.flooding(await throttle.take()):
+                await cut_off(websocket, "flood", metrics)
+                break
+            parsed = parse(data, settings.max_message_bytes)
+            if isinstance(parsed, JoinIn):
+                await agora.put(Join(conn, parsed))
+            elif isinstance(parsed, AgoraPingIn):
+                conn.send(_PONG)
+            elif isinstance(parsed, LeaveIn):
+                await agora.put(Leave(conn))
+            else:
+                conn.send(dump(parsed))
+    finally:
+        await conn.close()
+        if metrics is not None:
+            metrics.connections.labels("agora").dec()
+        try:
+            await asyncio.wait_for(agora.put(Exit(conn)), 5.0)
+        except (TimeoutError, RuntimeError):  # pragma: no cover - agora gone
+            pass
