@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import statistics
 import sys
@@ -82,6 +83,21 @@ def position(seed: int, rules: RuleSet) -> tuple[list[list[int]], list[int], int
     return table, sorted(rest[:hand_size]), target
 
 
+def quiet_first_solve(rules: RuleSet) -> None:
+    """Warm up (templates, HiGHS) with standard output pointed away: HiGHS prints
+    a banner to it the first time a solver is made in a process."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        solve([], [C.card_id((r, 0), 0) for r in (3, 4, 5)], rules)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
 def pct(values: list[float], q: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, max(0, math.ceil(q * len(s)) - 1))]
@@ -95,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", default="machiavelox")
     args = ap.parse_args(argv)
     rules = find_rules(args.rules)
-    solve([], [], rules)  # warm up: templates, HiGHS
+    quiet_first_solve(rules)
     times: list[float] = []
     cpus: list[float] = []
     optimal = moved_any = placed_total = 0

@@ -78,15 +78,14 @@ New melds get the ids the engine will give them, counting from
 ``next_meld_id``. (A plan that moves table cards but puts none down only comes
 from a table that was not valid to begin with; outside a Stop! freeze the
 engine refuses such moves, ``not_declared``.) :func:`plan_commands` turns a plan into
-:class:`~engine.hand.Command` objects. The solver is pure apart from one thing:
-HiGHS prints a banner to the process's standard output the first time a solver
-object is made; that one time, file descriptor 1 is pointed at ``os.devnull``.
+:class:`~engine.hand.Command` objects. The solver does no I/O itself; note that
+HiGHS prints a one-line banner to the process's standard output the first time
+a solver object is made in a process (``bench/solver.py`` shows how to swallow
+it).
 """
 
 from __future__ import annotations
 
-import os
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -340,27 +339,11 @@ def _greedy(table: dict[int, list[int]], hand: list[int], rules: RuleSet) -> _Ar
 # ---------------------------------------------------------------------------- the IP
 
 
-_BANNER_LOCK = threading.Lock()
-_banner_done = False
-
-
 def _new_highs() -> highspy.Highs:
-    """A silent HiGHS object (the first one prints a banner: swallow it)."""
-    global _banner_done
-    with _BANNER_LOCK:
-        if _banner_done:
-            h = highspy.Highs()  # type: ignore[no-untyped-call]
-        else:
-            saved = os.dup(1)
-            null = os.open(os.devnull, os.O_WRONLY)
-            try:
-                os.dup2(null, 1)
-                h = highspy.Highs()  # type: ignore[no-untyped-call]
-            finally:
-                os.dup2(saved, 1)
-                os.close(saved)
-                os.close(null)
-            _banner_done = True
+    """A quiet HiGHS object. (HiGHS itself prints a banner to standard output the
+    first time one is made in a process; the engine does no I/O and leaves that
+    to the caller: see ``bench/solver.py``, which swallows it.)"""
+    h = highspy.Highs()  # type: ignore[no-untyped-call]
     h.setOptionValue("output_flag", False)
     # One thread: these models are small, and on a busy machine (the server, the
     # bots) HiGHS's extra worker costs more than it gives (bench/solver.py).

@@ -506,3 +506,27 @@ def test_flow_model_agrees_with_the_full_template_model(
     full = solve_on(h, budget=60.0)
     assert full.optimal
     assert (len(fast.placed), fast.moved) == (len(full.placed), full.moved)
+
+
+def test_a_table_that_is_not_valid_is_mended_when_it_can_be() -> None:
+    # A two-card "meld" (as if a play were half done): the 7H completes it.
+    h = position(["5H 6H", "9C 9D 9S"], "7H")
+    sol = solve_on(h)
+    check_solution(h, sol)
+    assert faces(sol.placed) == ["7H"] and sol.moved == 0
+    play_plan(h, sol)
+    # Nothing can mend it: the table is left as it is.
+    h = position(["5H 6H"], "KC")
+    sol = solve_on(h)
+    assert sol.placed == [] and sol.plan == [] and table_faces(sol.table()) == table_faces(h.table())
+
+
+def test_a_run_left_longer_than_the_limit_is_split() -> None:
+    # 12 hearts on the table (a card on trial kept it whole): the answer keeps
+    # every run within rules.longest_run.
+    h = position(["AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH"], "KH")
+    sol = solve_on(h)
+    check_solution(h, sol)
+    assert faces(sol.placed) == ["KH"]
+    assert all(len(m) <= 10 for m in sol.melds)
+    play_plan(h, sol)
