@@ -898,8 +898,15 @@ class Hand:
         cards = [c for c, k in counter.items() for _ in range(k) if k > 0]
         return not cards or is_valid(cards, self.rules)
 
-    def _judge_meld(self, mid: int, pid: int) -> tuple[bool, list[Action]]:
-        """Judge meld ``mid`` for play ``pid`` (R8): (in order, actions it depends on)."""
+    def _judge_meld(self, mid: int, pid: int) -> tuple[bool, list[Action], list[Action]]:
+        """Judge meld ``mid`` for play ``pid`` (R8).
+
+        Returns (in order, the actions it depends on, the actions it must wait for).
+        The last are confirmed-but-not-final actions that hold the meld up only
+        jointly (none needed alone, R8(b), but the meld falls without all of them):
+        the play is not final until their plays are (R11), and if they fall the
+        R10 sweep judges it again (``docs/rules.md`` 5.1).
+        """
         base: Counter[int] = Counter(self.melds.get(mid, ()))
         others = self._open_others(mid, pid)
         for a in others:
@@ -922,17 +929,24 @@ class Hand:
                 if found:
                     break
             if found is None:
-                return False, []
+                return False, [], []
             deps.extend(found[0])
             base = found[1]
-        for a in self.meld_log.get(mid, ()):
-            if a.play == pid or a.undone or self.plays[a.play].status != "confirmed":
-                continue
+        unsafe = [a for a in self.meld_log.get(mid, ())
+                  if a.play != pid and not a.undone and self.plays[a.play].status == "confirmed"]
+        for a in unsafe:
             trial = Counter(base)
             self._effect(trial, a, mid, -1)
             if not self._valid_or_empty(trial):
                 deps.append(a)
-        return True, deps
+        waits: list[Action] = []
+        if len(unsafe) > 1:
+            trial = Counter(base)
+            for a in unsafe:
+                self._effect(trial, a, mid, -1)
+            if not self._valid_or_empty(trial):
+                waits = [a for a in unsafe if a not in deps]
+        return True, deps, waits
 
     def _touched(self, play: Play) -> list[int]:
         seen: dict[int, None] = {}
@@ -942,16 +956,19 @@ class Hand:
                     seen[m] = None
         return list(seen)
 
-    def _judge(self, play: Play) -> tuple[list[int], list[Action]]:
+    def _judge(self, play: Play) -> tuple[list[int], list[Action], list[Action]]:
+        """(wounded melds, actions depended on, actions waited for) of a play (R8)."""
         wounded: list[int] = []
         deps: list[Action] = []
+        waits: list[Action] = []
         for m in self._touched(play):
-            ok, d = self._judge_meld(m, play.id)
+            ok, d, w = self._judge_meld(m, play.id)
             if ok:
                 deps.extend(d)
+                waits.extend(w)
             else:
                 wounded.append(m)
-        return wounded, deps
+        return wounded, deps, waits
 
     # ------------------------------------------------------------------ ending a play
 
@@ -979,7 +996,7 @@ class Hand:
                     self._undo(a, play.id, hits)
         else:
             while True:
-                wounded, _ = self._judge(play)
+                wounded = self._judge(play)[0]
                 if not wounded:
                     break
                 ws = set(wounded)
@@ -1004,13 +1021,15 @@ class Hand:
                 del self.reserved[card]
         if len({self.plays[p].player for p in self._open}) < 2:
             self._pp.clear()
-        _, deps = self._judge(play)
+        _, deps, waits = self._judge(play)
         if play.standing():
             play.status = "confirmed"
             play.confirmed_ms = self.now_ms
             for a in deps:
                 self._dependents.setdefault(a.seq, set()).add(play.id)
                 play.deps.add(a.play)
+            for a in waits:
+                play.deps.add(a.play)  # for finality only: no meld edge (see _judge_meld)
             for a in play.standing():
                 for b in self.card_stack.get(a.card, ()):
                     if b is a:
@@ -1070,7 +1089,7 @@ class Hand:
                 play = self.plays[pid]
                 if play.status != "confirmed":
                     continue
-                wounded, _ = self._judge(play)
+                wounded = self._judge(play)[0]
                 if wounded:
                     hits: dict[str, list[str]] = {}
                     self._fall(play, pid, hits)
@@ -1223,7 +1242,7 @@ class Hand:
         wounded = False
         touched = list(dict.fromkeys(m for a in work for m in a.touches()))
         for m in touched:
-            ok, _ = self._judge_meld(m, own_play if own_play is not None else -1)
+            ok = self._judge_meld(m, own_play if own_play is not None else -1)[0]
             if not ok:
                 wounded = True
                 break
@@ -1297,7 +1316,7 @@ class Hand:
                     continue
                 if play.player in self.holds:
                     continue
-                wounded, _ = self._judge(play)
+                wounded = self._judge(play)[0]
                 if not wounded:
                     self._end_play(play, "auto")
                     progressed = True
