@@ -345,3 +345,19 @@ async def get_text(server: LiveServer, path: str) -> str:
     async with httpx.AsyncClient(base_url=server.url, trust_env=False, timeout=10) as c:
         r = await c.get(path)
         return r.text
+
+
+def test_agora_codes_are_documented() -> None:
+    import typing
+    from pathlib import Path
+
+    from server.agora import AgoraErrorOut
+    from server.errors import CLOSE_POLICY_VIOLATION
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text("utf-8")
+    agora = doc[doc.index("## Agora"):]
+    codes = typing.get_args(AgoraErrorOut.model_fields["code"].annotation)
+    missing = [c for c in (*codes, "no_such_hand", "queued", "matched", "left")
+               if f"`{c}`" not in agora and f'"{c}"' not in agora]
+    assert not missing, missing
+    assert str(CLOSE_POLICY_VIOLATION) in doc
