@@ -1,6 +1,7 @@
 """Solver benchmark (issue 7): solve time on generated positions.
 
     python bench/solver.py [--positions 200] [--seed 1] [--budget 0.1] [--rules machiavelox]
+                           [--hand-jokers 0]
 
 Each position is drawn from a seeded generator: a target of 10–40 melds is
 built on the table from two packs (random runs of 3–7 cards and sets of 3–4,
@@ -54,8 +55,9 @@ def _candidate(rng: random.Random, deck: dict[tuple[int, int], list[int]], rules
     return meld if is_valid(meld, rules) else None
 
 
-def position(seed: int, rules: RuleSet) -> tuple[list[list[int]], list[int], int]:
-    """(table, hand, target meld count) for one seed."""
+def position(seed: int, rules: RuleSet, jokers: int = 0) -> tuple[list[list[int]], list[int], int]:
+    """(table, hand, target meld count) for one seed; ``jokers`` of the hand
+    cards are jokers (rule sets that have them)."""
     rng = random.Random(seed)
     cards = C.full_deck(rules.packs, 0)
     rng.shuffle(cards)
@@ -80,7 +82,9 @@ def position(seed: int, rules: RuleSet) -> tuple[list[list[int]], list[int], int
         table.append(meld)
     rest = [c for cs in deck.values() for c in cs]
     rng.shuffle(rest)
-    return table, sorted(rest[:hand_size]), target
+    jokers = min(jokers, rules.jokers, hand_size)
+    hand = rest[:hand_size - jokers] + [C.JOKER_BASE + j for j in range(jokers)]
+    return table, sorted(hand), target
 
 
 def quiet_first_solve(rules: RuleSet) -> None:
@@ -109,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=0.1, help="seconds per solve")
     ap.add_argument("--rules", default="machiavelox")
+    ap.add_argument("--hand-jokers", type=int, default=0,
+                    help="jokers among the hand cards (classic rule sets)")
     args = ap.parse_args(argv)
     rules = find_rules(args.rules)
     quiet_first_solve(rules)
@@ -120,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     worst_seed = -1
     for k in range(args.positions):
         seed = args.seed * 1_000_003 + k
-        table, hand, _ = position(seed, rules)
+        table, hand, _ = position(seed, rules, args.hand_jokers)
         melds_seen.append(len(table))
         hands_seen.append(len(hand))
         t, cpu = time.perf_counter(), time.process_time()
@@ -134,8 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         moved_any += sol.moved > 0
         placed_total += len(sol.placed)
     n = len(times)
-    print(f"solver benchmark: {n} positions, rules {rules.name}, budget {args.budget * 1000:.0f} ms, "
-          f"seed {args.seed}")
+    jk = f", {args.hand_jokers} jokers in hand" if args.hand_jokers else ""
+    print(f"solver benchmark: {n} positions, rules {rules.name}{jk}, "
+          f"budget {args.budget * 1000:.0f} ms, seed {args.seed}")
     print(f"  table melds {min(melds_seen)}-{max(melds_seen)} "
           f"(mean {statistics.mean(melds_seen):.1f}); hand cards {min(hands_seen)}-{max(hands_seen)}")
     print(f"  solve time: p50 {pct(times, 0.50) * 1000:.1f} ms, p99 {pct(times, 0.99) * 1000:.1f} ms, "
