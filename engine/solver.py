@@ -1257,7 +1257,10 @@ def solve(
         first = [c == 0 or c >= 2 for c in model2.cost]
         r2 = _solve_ip(model2, known, left, start, first)
         if r2.values is not None:
-            consider(_copies_flow(p, cols2f, r2.values), True)
+            copies = _copies_flow(p, cols2f, r2.values)
+            consider(copies, True)
+            if r2.status != "optimal":  # an incumbent's own ids need not be its best
+                consider(copies, False)
     else:
         model2, cols2t = _build_tpl(p, most)
         start.extend((cols2t.x[i], r1.values[c]) for i, c in enumerate(cols1.x))
