@@ -17,6 +17,7 @@ from . import errors
 from .agora import Agora
 from .api import agora, health, metrics, ranking, sessions, tables, web, ws
 from .connection import CaptureTransport
+from .gctune import GcPacer
 from .logs import redact_uvicorn_logs
 from .metrics import Metrics
 from .sessions import Sessions
@@ -47,9 +48,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         registry.start()
         app.state.agora = Agora(registry, store, settings, app.state.metrics)
         await app.state.agora.start()
+        pacer = GcPacer(settings.gc_freeze_seconds, settings.gc_full_seconds, settings.gc_mode)
+        pacer.start()
         try:
             yield
         finally:
+            await pacer.close()
             await app.state.agora.close()
             await registry.close()
             await store.close()

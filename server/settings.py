@@ -82,6 +82,14 @@ class Settings(BaseSettings):
     ws_max_size: PositiveInt = Field(
         default=1 << 20, description="uvicorn's websocket frame limit (machiavelox serve); "
                                      "larger frames close with 1009 before the app sees them")
+    # Garbage-collector pacing (server.gctune).
+    gc_mode: Literal["paced", "manual", "cpython"] = Field(
+        default="paced", description="paced: freeze survivors; manual: no automatic collection; "
+                                     "cpython: untouched")
+    gc_freeze_seconds: float = Field(
+        default=5.0, ge=0, description="seconds between gc.freeze() of the surviving objects")
+    gc_full_seconds: float = Field(
+        default=600.0, ge=0, description="seconds between full collections (unfreeze first)")
     # Storage (server.store) and logs.
     redis_prefix: str = Field(default="mvx:", description="prefix of every Redis key")
     log_format: Literal["text", "json"] = Field(

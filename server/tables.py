@@ -739,8 +739,8 @@ class Table:
             # the same failure (and whatever it changed) at the same place.
             self.journal.append(JournalEntry(self.events.head, now, cmd))
         if self.metrics is not None:
-            self.metrics.commands.labels(
-                "internal_error" if failed else "refused" if text else "ack").inc()
+            self.metrics.command_outcomes[
+                "internal_error" if failed else "refused" if text else "ack"].inc()
         if not text:
             text = dump(AckOut(id=msg.id, version=self.events.head))
             self.tlog.debug("command", seat, do=msg.do, outcome="ack", version=version)
