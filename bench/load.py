@@ -1,0 +1,647 @@
+"""Load benchmark: N concurrent hands of three scripted websocket clients against the real
+server, beside a bare FastAPI websocket broadcast server measured in the same run.
+
+What runs
+    Each server is a separate process (``python -m server serve``; ``bench/bare_server.py``)
+    pinned to CPU 0 with ``taskset``; this script (the load generator) pins itself to CPU 1
+    (``os.sched_setaffinity``) and raises its open-file limit to the hard limit with
+    ``resource`` (the servers inherit it). The generator pauses its own garbage collector
+    during the window, so that its pauses are not counted as the server's. Both servers get the same clients: N groups of three
+    websockets (a hand: one table of the game server, one room of the bare server), each client
+    sending **one command per second** on a fixed schedule (open loop: a slow reply never
+    delays the next command), its phase spread over the second. The commands are ones the engine
+    accepts, over and over: ``stage X``, ``unstage X`` four times, then ``draw`` (X is the card
+    each client drew before the measurement; the bare server just broadcasts them).
+    Tables are dealt from fixed seeds (the server runs with ``MACHIAVELOX_TEST_DEALS=1``).
+
+What is measured (during the ``--seconds`` window; setup is not measured)
+    * command-to-broadcast latency: from just before the client sends a command to when the
+      **last** of the three clients of its hand has received the ``update`` with the version
+      the command's ``ack`` names: p50, p99 and max, in ms;
+    * commands per second: acknowledged commands / window;
+    * server CPU per command: the server process's utime+stime (``/proc/<pid>/stat``) over the
+      window, divided by the commands acknowledged in it, in µs; also its CPU use in % of a core;
+    * memory: the server's RSS (``/proc/<pid>/status`` VmRSS) before anything, after the tables
+      are made (per hand) and after the sockets are open (per connection), in KiB;
+    * the load generator's own CPU use (% of a core): near 100 % it, not the server, is the
+      limit, and the latencies say more about it than about the server.
+
+Modes
+    ``python bench/load.py`` (``--hands 300 --seconds 20``): both servers, then the ratios
+    game/bare. ``--find-max``: the largest N whose game-server p99 stays ≤ ``--p99-limit`` ms
+    (default 50): N grows by ``--growth`` (1.5×) until p99 passes the limit, then bisects, at
+    most ``--max-steps`` runs of ``--search-seconds`` each, N at most ``--max-hands``; a fresh
+    server per run. ``--only game|bare``, ``--redis`` (start a ``redis-server`` on a free port,
+    pinned to CPU 0 with the server, and use it as the store), ``--deflate`` (let the clients
+    offer permessage-deflate, as browsers do; off by default), ``--gc-mode`` (the game server's
+    collector policy, ``server/gctune.py``). ``BENCH_DUMP=path`` writes every latency sample
+    (send time, latency, command id, each client's arrival) to ``path.game``/``path.bare``;
+    ``BENCH_SERVER_LOG=path`` keeps the game server's output.
+
+Every wait is bounded: setup steps time out, the measurement window is ``--seconds`` plus a
+drain of at most ``--drain`` seconds, and the search makes at most ``--max-steps`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+REPO = Path(__file__).resolve().parents[1]
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+SERVER_CPU = 0
+LOADGEN_CPU = 1
+
+# ---------------------------------------------------------------------------- the process side
+
+
+def raise_nofile() -> tuple[int, int]:
+    """Raise the soft open-file limit to the hard one; the new ``(soft, hard)``."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1 << 20
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def pinning() -> bool:
+    """True when there are two CPUs to pin the server and the load generator apart."""
+    return len(os.sched_getaffinity(0)) >= 2 and shutil.which("taskset") is not None
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of a process, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class Proc:
+    """A server subprocess pinned to CPU 0 (when there are two CPUs)."""
+
+    def __init__(self, argv: list[str], env: dict[str, str] | None = None,
+                 log: Path | None = None) -> None:
+        prefix = ["taskset", "-c", str(SERVER_CPU)] if pinning() else []
+        self.log = open(log or os.devnull, "w")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(prefix + argv, cwd=REPO, env={**os.environ, **(env or {})},
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        self.pid = self.proc.pid  # taskset execs the command: same pid
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+
+
+def wait_http(url: str, proc: Proc, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.proc.returncode}")
+        try:
+            if httpx.get(url + "/healthz", timeout=1, trust_env=False).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    raise RuntimeError(f"server at {url} did not answer within {timeout} s")
+
+
+def start_game_server(port: int, redis_url: str | None, gc_mode: str | None = None) -> Proc:
+    env = {"MACHIAVELOX_TEST_DEALS": "1", "MACHIAVELOX_SECRET": "bench",
+           "MACHIAVELOX_LOG_LEVEL": "WARNING", "MACHIAVELOX_MAX_TABLES": "100000"}
+    if gc_mode:
+        env["MACHIAVELOX_GC_MODE"] = gc_mode
+    if redis_url:
+        env["MACHIAVELOX_REDIS_URL"] = redis_url
+    else:
+        env["MACHIAVELOX_REDIS_URL"] = ""
+    return Proc([sys.executable, "-m", "server", "serve", "--port", str(port)], env,
+                log=Path(os.environ.get("BENCH_SERVER_LOG", os.devnull)))
+
+
+def start_bare_server(port: int) -> Proc:
+    return Proc([sys.executable, str(REPO / "bench" / "bare_server.py"), "--port", str(port)])
+
+
+def start_redis(port: int) -> Proc:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise SystemExit("--redis needs redis-server (apt-get install redis-server)")
+    proc = Proc([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no"])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as s:
+            s.sendall(b"PING\r\n")
+            if s.recv(16).startswith(b"+PONG"):
+                return proc
+        time.sleep(0.05)
+    proc.stop()
+    raise RuntimeError("redis-server did not answer")
+
+
+# ---------------------------------------------------------------------------- the clients
+
+
+def frame_kind(text: str) -> str:
+    i = text.find('"type"')
+    j = text.find('"', i + 6)
+    return text[j + 1:text.find('"', j + 1)]
+
+
+def frame_version(text: str) -> int:
+    """The ``version`` of a frame, without parsing the whole JSON (game views are large)."""
+    i = text.find('"version":') + 10
+    while text[i] == " ":
+        i += 1
+    j = i
+    while text[j].isdigit():
+        j += 1
+    return int(text[i:j])
+
+
+@dataclass
+class HandStats:
+    """The three clients of one hand share this: when each update version reached each."""
+
+    arrivals: dict[int, list[float]] = field(default_factory=lambda: defaultdict(list))
+
+
+class Client:
+    """One scripted player: a websocket, a reader task, a schedule of commands."""
+
+    CYCLE = ("stage", "unstage") * 4 + ("draw",)
+
+    def __init__(self, name: str, hand: HandStats) -> None:
+        self.name = name
+        self.hand = hand
+        self.ws: ClientConnection | None = None
+        self.sent: dict[str, float] = {}
+        self.acked: dict[str, int] = {}
+        self.refused: dict[str, str] = {}
+        self.card = "XX"
+        self.last_update = ""
+        self._waiting: dict[str, asyncio.Future[str]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self.recording = False
+        self.closed_code: int | None = None
+
+    async def open(self, url: str, deflate: bool) -> None:
+        self.ws = await connect(url, proxy=None, open_timeout=30, close_timeout=2,
+                                max_size=2**24, ping_interval=None,
+                                compression="deflate" if deflate else None)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.ws is not None
+        clock = time.perf_counter  # uvloop's loop.time() only has millisecond resolution
+        try:
+            async for raw in self.ws:
+                now = clock()
+                text = raw if isinstance(raw, str) else raw.decode()
+                kind = frame_kind(text)
+                if kind == "update":
+                    if self.recording:
+                        self.hand.arrivals[frame_version(text)].append(now)
+                    self.last_update = text
+                elif kind in ("ack", "refused"):
+                    msg = json.loads(text)
+                    cid = str(msg["id"])
+                    if kind == "ack":
+                        self.acked[cid] = int(msg["version"])
+                    else:
+                        self.refused[cid] = msg["code"]
+                    fut = self._waiting.pop(cid, None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(text)
+                elif kind in ("welcome", "snapshot"):
+                    fut = self._waiting.pop(kind, None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(text)
+        except Exception:  # noqa: BLE001, S110 - a closed socket ends the reader
+            pass
+        finally:
+            if self.ws is not None and self.ws.close_code is not None:
+                self.closed_code = self.ws.close_code
+
+    async def expect(self, key: str, send: dict[str, Any] | None = None,
+                     timeout: float = 30.0) -> str:
+        fut: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._waiting[key] = fut
+        if send is not None:
+            assert self.ws is not None
+            await self.ws.send(json.dumps(send))
+        return await asyncio.wait_for(fut, timeout)
+
+    async def first_draw(self, game: bool) -> None:
+        """Draw once before the measurement: the card staged and unstaged afterwards."""
+        await self.expect(f"{self.name}-setup", {"type": "command", "id": f"{self.name}-setup",
+                                                 "do": "draw"})
+        if game and self.last_update:
+            hand = json.loads(self.last_update)["game"]["hand"]["hand"]
+            self.card = hand[0]
+
+    async def run(self, start: float, seconds: float, phase: float) -> None:
+        assert self.ws is not None
+        loop = asyncio.get_running_loop()
+        k = 0
+        while True:
+            t = start + phase + k
+            if t >= start + seconds:
+                return
+            delay = t - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            do = self.CYCLE[k % len(self.CYCLE)]
+            cid = f"{self.name}-{k}"
+            msg: dict[str, Any] = {"type": "command", "id": cid, "do": do}
+            if do != "draw":
+                msg["card"] = self.card
+            self.sent[cid] = time.perf_counter()
+            try:
+                await self.ws.send(json.dumps(msg))
+            except Exception:  # noqa: BLE001 - the socket is gone: count what was sent
+                return
+            k += 1
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(), 3)
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+
+
+async def gather_bounded(coros: list[Any], limit: int) -> list[Any]:
+    sem = asyncio.Semaphore(limit)
+
+    async def one(c: Any) -> Any:
+        async with sem:
+            return await c
+    return await asyncio.gather(*(one(c) for c in coros))
+
+
+# ---------------------------------------------------------------------------- one run
+
+
+@dataclass
+class Result:
+    server: str
+    hands: int
+    clients: int
+    seconds: float
+    sent: int = 0
+    acked: int = 0
+    refused: int = 0
+    incomplete: int = 0
+    p50_ms: float = 0.0
+    p99_ms: float = 0.0
+    max_ms: float = 0.0
+    commands_per_s: float = 0.0
+    cpu_us_per_command: float = 0.0
+    server_cpu_pct: float = 0.0
+    loadgen_cpu_pct: float = 0.0
+    rss_base_kib: int = 0
+    rss_per_hand_kib: float = 0.0
+    rss_per_connection_kib: float = 0.0
+    setup_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    i = min(len(sorted_values) - 1, max(0, round(q * (len(sorted_values) - 1))))
+    return sorted_values[i]
+
+
+async def make_tables(base: str, hands: int) -> tuple[list[str], list[str]]:
+    """Three players (reused at every table: a player may sit at many) and ``hands`` tables
+    dealt from seeds 1..N; returns (tokens, codes)."""
+    limits = httpx.Limits(max_connections=32, max_keepalive_connections=32)
+    async with httpx.AsyncClient(base_url=base, trust_env=False, timeout=30, limits=limits) as c:
+        tokens = []
+        for name in ("P1", "P2", "P3"):
+            r = await c.post("/api/session", json={"name": name})
+            r.raise_for_status()
+            tokens.append(r.json()["token"])
+
+        async def table(i: int) -> str:
+            h = [{"Authorization": f"Bearer {t}"} for t in tokens]
+            r = await c.post("/api/tables", json={"mode": "single", "seed": 1000 + i},
+                             headers=h[0])
+            r.raise_for_status()
+            code = str(r.json()["code"])
+            for hh in h[1:]:
+                r = await c.post(f"/api/tables/{code}/join", headers=hh)
+                r.raise_for_status()
+            return code
+
+        codes = await gather_bounded([table(i) for i in range(hands)], 32)
+    return tokens, codes
+
+
+async def run_load(kind: str, base: str, pid: int, hands: int, seconds: float, drain: float,
+                   deflate: bool) -> Result:
+    res = Result(kind, hands, 3 * hands, seconds)
+    loop = asyncio.get_running_loop()
+    ws_base = base.replace("http://", "ws://")
+    t_setup = time.monotonic()
+    await asyncio.sleep(0.5)
+    res.rss_base_kib = rss_kib(pid)
+    stats = [HandStats() for _ in range(hands)]
+    clients = [[Client(f"h{h}s{s}", stats[h]) for s in range(3)] for h in range(hands)]
+    if kind == "game":
+        tokens, codes = await make_tables(base, hands)
+        urls = [[f"{ws_base}/ws/{code}?token={tokens[s]}&last_version=0" for s in range(3)]
+                for code in codes]
+    else:
+        urls = [[f"{ws_base}/ws/room{h}" for _ in range(3)] for h in range(hands)]
+    await asyncio.sleep(0.3)
+    rss_tables = rss_kib(pid)
+    flat = [(c, urls[h][s]) for h in range(hands) for s, c in enumerate(clients[h])]
+
+    async def open_one(c: Client, url: str) -> None:
+        await c.open(url, deflate)
+        await c.expect("welcome", timeout=30)
+
+    await gather_bounded([open_one(c, u) for c, u in flat], 64)
+    await gather_bounded([c.first_draw(kind == "game") for c, _ in flat], 64)
+    await asyncio.sleep(0.5)
+    rss_conns = rss_kib(pid)
+    res.setup_s = time.monotonic() - t_setup
+    res.rss_per_hand_kib = (rss_tables - res.rss_base_kib) / hands if kind == "game" else 0.0
+    res.rss_per_connection_kib = (rss_conns - rss_tables) / (3 * hands)
+
+    # The measurement window. The load generator's own collector is paused for it (its
+    # pauses would be counted as server latency); nothing it allocates meanwhile is cyclic.
+    for c, _ in flat:
+        c.recording = True
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    rng = random.Random(7)
+    start = loop.time() + 0.2
+    cpu0, gen0, t0 = cpu_seconds(pid), time.process_time(), time.monotonic()
+    runners = [loop.create_task(c.run(start, seconds, rng.random())) for c, _ in flat]
+    await asyncio.gather(*runners)
+    deadline = loop.time() + drain
+    while loop.time() < deadline:
+        if all(len(c.acked) + len(c.refused) >= len(c.sent) for c, _ in flat):
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)
+    cpu1, gen1, t1 = cpu_seconds(pid), time.process_time(), time.monotonic()
+    gc.enable()
+    gc.unfreeze()
+
+    latencies: list[float] = []
+    dump: list[tuple[float, float, str]] = []
+    for c, _ in flat:
+        res.sent += len(c.sent)
+        res.refused += len(c.refused)
+        for cid, t_sent in c.sent.items():
+            version = c.acked.get(cid)
+            if version is None:
+                continue
+            res.acked += 1
+            got = c.hand.arrivals.get(version, [])
+            if len(got) < 3:
+                res.incomplete += 1
+                continue
+            latencies.append(max(got) - t_sent)
+            if os.environ.get("BENCH_DUMP"):
+                dump.append((t_sent, max(got) - t_sent,
+                             cid + " " + " ".join(f"{(g - t_sent) * 1e3:.1f}" for g in got)))
+    latencies.sort()
+    if dump:
+        dump.sort()
+        Path(os.environ["BENCH_DUMP"] + f".{kind}").write_text(
+            "\n".join(f"{t - dump[0][0]:.3f} {lat * 1e3:.2f} {cid}" for t, lat, cid in dump))
+    res.p50_ms = percentile(latencies, 0.50) * 1e3
+    res.p99_ms = percentile(latencies, 0.99) * 1e3
+    res.max_ms = (latencies[-1] if latencies else float("nan")) * 1e3
+    res.commands_per_s = res.acked / seconds
+    res.cpu_us_per_command = (cpu1 - cpu0) / max(1, res.acked) * 1e6
+    res.server_cpu_pct = (cpu1 - cpu0) / (t1 - t0) * 100
+    res.loadgen_cpu_pct = (gen1 - gen0) / (t1 - t0) * 100
+    if res.refused:
+        res.notes.append(f"refused: {sorted({v for c, _ in flat for v in c.refused.values()})}")
+    closed = [c.closed_code for c, _ in flat if c.closed_code is not None]
+    if closed:
+        res.notes.append(f"{len(closed)} sockets closed by the server: codes {sorted(set(closed))}")
+    if res.loadgen_cpu_pct > 85:
+        res.notes.append("the load generator was near a full core: latencies include its delay")
+    await gather_bounded([c.close() for c, _ in flat], 256)
+    return res
+
+
+def run_server(kind: str, hands: int, seconds: float, drain: float, deflate: bool,
+               redis: bool, gc_mode: str | None = None) -> Result:
+    """Start a fresh server of ``kind``, load it, stop it."""
+    port = free_port()
+    redis_proc = None
+    redis_url = None
+    if kind == "game" and redis:
+        rport = free_port()
+        redis_proc = start_redis(rport)
+        redis_url = f"redis://127.0.0.1:{rport}/0"
+    proc = (start_game_server(port, redis_url, gc_mode) if kind == "game"
+            else start_bare_server(port))
+    load_before = os.getloadavg()[0]
+    try:
+        base = f"http://127.0.0.1:{port}"
+        wait_http(base, proc)
+        with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            res = runner.run(run_load(kind, base, proc.pid, hands, seconds, drain, deflate))
+        if redis_proc is not None:
+            res.notes.append("store: redis (redis-server pinned to the server's CPU)")
+        if gc_mode and kind == "game":
+            res.notes.append(f"server gc_mode: {gc_mode}")
+        res.notes.append(f"1-min load average before/after: {load_before:.2f} / "
+                         f"{os.getloadavg()[0]:.2f} (2 CPUs; this run itself adds about 1)")
+        return res
+    finally:
+        proc.stop()
+        if redis_proc is not None:
+            redis_proc.stop()
+
+
+def loop_factory() -> Any:
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover
+        return None
+    return uvloop.new_event_loop
+
+
+# ---------------------------------------------------------------------------- printing
+
+
+ROWS = [
+    ("hands / clients", lambda r: f"{r.hands} / {r.clients}"),
+    ("commands sent / acked / refused", lambda r: f"{r.sent} / {r.acked} / {r.refused}"),
+    ("latency p50 (ms)", lambda r: f"{r.p50_ms:.2f}"),
+    ("latency p99 (ms)", lambda r: f"{r.p99_ms:.2f}"),
+    ("latency max (ms)", lambda r: f"{r.max_ms:.2f}"),
+    ("commands / s", lambda r: f"{r.commands_per_s:.0f}"),
+    ("server CPU per command (µs)", lambda r: f"{r.cpu_us_per_command:.0f}"),
+    ("server CPU (% of a core)", lambda r: f"{r.server_cpu_pct:.0f}"),
+    ("load generator CPU (% of a core)", lambda r: f"{r.loadgen_cpu_pct:.0f}"),
+    ("server RSS at start (MiB)", lambda r: f"{r.rss_base_kib / 1024:.1f}"),
+    ("RSS per hand, tables only (KiB)", lambda r: f"{r.rss_per_hand_kib:.1f}"),
+    ("RSS per connection (KiB)", lambda r: f"{r.rss_per_connection_kib:.1f}"),
+    ("updates missing at a client", lambda r: f"{r.incomplete}"),
+    ("setup (s, not measured)", lambda r: f"{r.setup_s:.1f}"),
+]
+
+
+def print_results(results: list[Result]) -> None:
+    width = max(len(k) for k, _ in ROWS)
+    print(f"{'':{width}}  " + "  ".join(f"{r.server:>12}" for r in results))
+    for name, fmt in ROWS:
+        print(f"{name:{width}}  " + "  ".join(f"{fmt(r):>12}" for r in results))
+    for r in results:
+        for note in r.notes:
+            print(f"note ({r.server}): {note}")
+
+
+def print_ratios(game: Result, bare: Result) -> None:
+    def ratio(a: float, b: float) -> str:
+        return f"{a / b:.2f}×" if b else "n/a"
+    print("ratios game / bare:")
+    print(f"  latency p50 {ratio(game.p50_ms, bare.p50_ms)}, p99 {ratio(game.p99_ms, bare.p99_ms)},"
+          f" max {ratio(game.max_ms, bare.max_ms)}")
+    print(f"  CPU per command {ratio(game.cpu_us_per_command, bare.cpu_us_per_command)}"
+          f" (target ≤ 3×), RSS per connection "
+          f"{ratio(game.rss_per_connection_kib, bare.rss_per_connection_kib)}")
+    print(f"  targets at this N: p99 ≤ 5 ms: {'yes' if game.p99_ms <= 5 else 'no'}"
+          f" ({game.p99_ms:.2f} ms); CPU ≤ 3× bare: "
+          f"{'yes' if game.cpu_us_per_command <= 3 * bare.cpu_us_per_command else 'no'}")
+
+
+def find_max(args: argparse.Namespace) -> None:
+    """Largest N with p99 ≤ limit: grow, then bisect; bounded in steps and N."""
+    good: Result | None = None
+    bad: Result | None = None
+    n = args.hands
+    runs: list[Result] = []
+    for _step in range(args.max_steps):
+        res = run_server("game", n, args.search_seconds, args.drain, args.deflate, args.redis,
+                         args.gc_mode)
+        runs.append(res)
+        ok = res.p99_ms <= args.p99_limit and res.acked >= 0.98 * res.sent
+        print(f"  N={n:5d}: p99 {res.p99_ms:8.2f} ms  p50 {res.p50_ms:7.2f} ms  "
+              f"{res.commands_per_s:6.0f} cmd/s  server CPU {res.server_cpu_pct:3.0f}%  "
+              f"load generator CPU {res.loadgen_cpu_pct:3.0f}%  -> {'ok' if ok else 'over'}",
+              flush=True)
+        if ok:
+            good = res if good is None or res.hands > good.hands else good
+        else:
+            bad = res if bad is None or res.hands < bad.hands else bad
+        if bad is None:
+            nxt = min(args.max_hands, int(n * args.growth))
+            if nxt <= n:
+                break
+        else:
+            lo = good.hands if good is not None else 0
+            if bad.hands - lo <= max(10, lo // 10):
+                break
+            nxt = (lo + bad.hands) // 2
+        n = nxt
+    if good is None:
+        print(f"largest N with p99 ≤ {args.p99_limit} ms: below {args.hands} (no run held)")
+    else:
+        limit = f"; N={bad.hands} did not" if bad else f" (the search stopped at {args.max_hands})"
+        print(f"largest N with p99 ≤ {args.p99_limit} ms: {good.hands} hands "
+              f"({3 * good.hands} clients){limit}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=300, help="concurrent hands (3 clients each)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measurement window")
+    parser.add_argument("--drain", type=float, default=5.0, help="max wait for the last replies")
+    parser.add_argument("--only", choices=("game", "bare"), help="measure one server only")
+    parser.add_argument("--redis", action="store_true", help="game server on a real Redis")
+    parser.add_argument("--deflate", action="store_true", help="clients offer permessage-deflate")
+    parser.add_argument("--find-max", action="store_true",
+                        help="search the largest N with p99 ≤ --p99-limit")
+    parser.add_argument("--p99-limit", type=float, default=50.0)
+    parser.add_argument("--search-seconds", type=float, default=10.0)
+    parser.add_argument("--max-steps", type=int, default=8)
+    parser.add_argument("--max-hands", type=int, default=3000)
+    parser.add_argument("--growth", type=float, default=1.5)
+    parser.add_argument("--gc-mode", choices=("paced", "manual", "cpython"),
+                        help="the game server's MACHIAVELOX_GC_MODE (default: its own, paced)")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+
+    soft, _hard = raise_nofile()
+    if pinning():
+        os.sched_setaffinity(0, {LOADGEN_CPU})
+        where = f"server on CPU {SERVER_CPU} (taskset), load generator on CPU {LOADGEN_CPU}"
+    else:
+        where = "not pinned (fewer than two CPUs, or no taskset)"
+    print(f"open files: {soft}; {where}; clients offer deflate: {args.deflate}")
+    if args.find_max:
+        find_max(args)
+        return
+    results: list[Result] = []
+    for kind in ("bare", "game"):
+        if args.only and kind != args.only:
+            continue
+        print(f"{kind}: {args.hands} hands, {args.seconds:.0f} s ...", flush=True)
+        results.append(run_server(kind, args.hands, args.seconds, args.drain, args.deflate,
+                                  args.redis, args.gc_mode))
+    print_results(results)
+    if len(results) == 2:
+        print_ratios(results[1], results[0])
+    if args.json:
+        args.json.write_text(json.dumps([r.__dict__ for r in results], indent=2))
+
+
+if __name__ == "__main__":
+    main()
