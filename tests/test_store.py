@@ -314,3 +314,33 @@ def test_make_store_picks_redis_when_a_url_is_set(monkeypatch: pytest.MonkeyPatc
     store = make_store(Settings(secret="x"))
     assert isinstance(store, RedisStore)  # connects lazily: nothing is listening there
     run_async(store.close())
+
+
+class TestRetention:
+    def test_the_memory_store_keeps_at_most_max_logs(self) -> None:
+        async def main() -> None:
+            store = MemoryStore(max_logs=2)
+            for log in ("A", "B", "C"):
+                await store.append(log, 1, [ev("a", 1)])
+            await store.finish_game(finished("C", 1.0))
+            assert await store.read_after("A") == []  # the oldest went
+            assert [b.version for b in await store.read_after("C")] == [1]
+            await store.append("D", 1, [ev("a", 1)])
+            await store.append("E", 1, [ev("a", 1)])
+            assert await store.finished_game("C") is None  # gone with its log
+        run_async(main())
+
+    def test_redis_expires_unfinished_logs_and_keeps_finished_ones(self, redis_url: str) -> None:
+        from server.store.redis_store import RedisStore
+
+        async def main() -> None:
+            store = RedisStore.from_url(redis_url, prefix="ttl:")
+            try:
+                await store.append("G", 1, [ev("a", 1)])
+                assert 0 < await store.r.ttl("ttl:log:G") <= store.unfinished_ttl
+                await store.finish_game(finished("G", 1.0))
+                assert await store.r.ttl("ttl:log:G") == -1  # kept for good
+            finally:
+                await _wipe(store)
+                await store.close()
+        run_async(main())

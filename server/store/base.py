@@ -26,6 +26,12 @@ a log id reused) is the only error raised on purpose; a Redis that cannot be rea
 ``redis.exceptions.ConnectionError`` from the Redis store.
 
 Times (``at``, ``finished_at``) are Unix seconds (wall clock), given by the caller.
+
+Retention: the logs of finished games are kept (that is what survives a restart). A log that
+never finishes (a table abandoned and forgotten) is dropped: in Redis when nothing was appended
+to it for ``unfinished_ttl`` seconds (7 days; the key's EXPIRE, cleared by
+:meth:`Store.finish_game`), in memory when more than ``max_logs`` logs are kept (the oldest
+first, finished or not: a memory store forgets anyway).
 """
 
 from __future__ import annotations
@@ -40,6 +46,12 @@ EventDicts = list[dict[str, Any]]
 
 #: Hands kept per player in :meth:`Store.history` (older ones are dropped).
 HISTORY_MAX = 1000
+
+#: Seconds an unfinished log is kept in Redis after its last append.
+UNFINISHED_TTL = 7 * 24 * 3600
+
+#: Logs the memory store keeps at most.
+MAX_LOGS = 10000
 
 
 class StoreError(Exception):

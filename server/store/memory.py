@@ -17,6 +17,7 @@ from typing import Any
 
 from .base import (
     HISTORY_MAX,
+    MAX_LOGS,
     EventDicts,
     FinishedGame,
     HandScore,
@@ -35,8 +36,9 @@ class MemoryStore(Store):
 
     kind = "memory"
 
-    def __init__(self, history_max: int = HISTORY_MAX) -> None:
-        self._logs: dict[str, tuple[list[int], list[str]]] = {}
+    def __init__(self, history_max: int = HISTORY_MAX, max_logs: int = MAX_LOGS) -> None:
+        self._logs: dict[str, tuple[list[int], list[str]]] = {}  # oldest first
+        self._max_logs = max_logs
         self._finished: dict[str, str] = {}
         self._counted: set[str] = set()
         self._points: dict[str, int] = {}
@@ -50,6 +52,11 @@ class MemoryStore(Store):
     # ------------------------------------------------------------ event logs
 
     async def append_batches(self, log_id: str, batches: Sequence[tuple[int, EventDicts]]) -> None:
+        if log_id not in self._logs:
+            while len(self._logs) >= self._max_logs:
+                oldest = next(iter(self._logs))
+                del self._logs[oldest]
+                self._finished.pop(oldest, None)
         versions, events = self._logs.setdefault(log_id, ([], []))
         for version, batch in batches:
             head = versions[-1] if versions else 0

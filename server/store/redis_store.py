@@ -8,6 +8,8 @@ key                         type       holds
 ``log:{log_id}``            stream     one entry per batch, ID ``{version}-1``, field ``e``:
                                        the events as JSON. XADD with an explicit ID makes
                                        Redis itself refuse a version not after the head.
+                                       Expires ``unfinished_ttl`` after the last append
+                                       until the game finishes (PERSIST).
 ``finished``                hash       log_id -> :class:`FinishedGame` JSON
 ``finished:by_time``        zset       log_id scored by ``finished_at``
 ``rank``                    zset       player id scored by total points (ZINCRBY)
@@ -37,6 +39,7 @@ from redis.exceptions import ResponseError
 
 from .base import (
     HISTORY_MAX,
+    UNFINISHED_TTL,
     EventDicts,
     FinishedGame,
     HandScore,
@@ -101,12 +104,13 @@ class RedisStore(Store):
     kind = "redis"
 
     def __init__(self, client: aioredis.Redis, prefix: str = "mvx:",
-                 history_max: int = HISTORY_MAX) -> None:
+                 history_max: int = HISTORY_MAX, unfinished_ttl: int = UNFINISHED_TTL) -> None:
         # redis-py types its replies as unions of every decoding and of sync and async
         # results; with decode_responses they are str/float/list, as used below.
         self.r: Any = client
         self.prefix = prefix
         self._history_max = history_max
+        self.unfinished_ttl = unfinished_ttl
         self._add_hand = client.register_script(_ADD_HAND)
         self._queue_join = client.register_script(_QUEUE_JOIN)
         self._queue_pop = client.register_script(_QUEUE_POP)
@@ -134,6 +138,7 @@ class RedisStore(Store):
         pipe = self.r.pipeline(transaction=False)
         for version, events in batches:
             pipe.xadd(key, {"e": json.dumps(events, separators=(",", ":"))}, id=f"{version}-1")
+        pipe.expire(key, self.unfinished_ttl)
         results = await pipe.execute(raise_on_error=False)
         for res in results:
             if isinstance(res, ResponseError):
@@ -157,6 +162,7 @@ class RedisStore(Store):
         pipe = self.r.pipeline(transaction=True)
         pipe.hset(self._k("finished"), record.log_id, json.dumps(record.to_dict()))
         pipe.zadd(self._k("finished", "by_time"), {record.log_id: record.finished_at})
+        pipe.persist(self._k("log", record.log_id))
         await pipe.execute()
 
     async def finished(self, limit: int = 50) -> list[FinishedGame]:
