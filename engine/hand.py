@@ -1097,25 +1097,42 @@ class Hand:
                     break
 
     def _update_finality(self) -> None:
+        """R11: a confirmed play is final once every play it depends on is final.
+
+        Plays that depend on one another (A needs B's card, B needs A's removal)
+        become final together: the final ones are the greatest set of confirmed
+        plays none of which depends, directly or through the others, on a play
+        still open. Marked in confirmation order."""
+        if not self._unfinal:
+            return
+        for pid in list(self._unfinal):
+            if self.plays[pid].status != "confirmed":
+                self._unfinal.remove(pid)
+        candidates = set(self._unfinal)
         changed = True
         while changed:
             changed = False
-            for pid in list(self._unfinal):
-                play = self.plays[pid]
-                if play.status != "confirmed":
-                    self._unfinal.remove(pid)
-                    continue
-                if all(self.plays[d].status in ("final", "fallen", "void") for d in play.deps):
-                    play.status = "final"
-                    self._unfinal.remove(pid)
-                    for a in play.actions:
-                        if not a.undone:
-                            a.final = True
-                            self._prune(a)
-                    if play.actions and any(a.lay and not a.undone for a in play.actions):
-                        self.players[play.player].laid = True
-                    self._emit("play_final", play.player, {"play": pid})
+            for pid in list(candidates):
+                for d in self.plays[pid].deps:
+                    if d in candidates or self.plays[d].status in ("final", "fallen", "void"):
+                        continue
+                    candidates.discard(pid)  # waits for an open play, or for one that does
                     changed = True
+                    break
+        for pid in [p for p in self._unfinal if p in candidates]:
+            play = self.plays[pid]
+            play.status = "final"
+            self._unfinal.remove(pid)
+            for a in play.actions:
+                if not a.undone:
+                    a.final = True
+            if any(a.lay and not a.undone for a in play.actions):
+                self.players[play.player].laid = True
+            self._emit("play_final", play.player, {"play": pid})
+        for pid in sorted(candidates):
+            for a in self.plays[pid].actions:
+                if not a.undone:
+                    self._prune(a)
 
     def _prune(self, a: Action) -> None:
         """A final action can no longer be undone: drop it from the graph (R11)."""
@@ -1338,6 +1355,11 @@ class Hand:
             p = fr.caller
             ps = self.players[p]
             if self.hands[p] or self.staging[p]:
+                return False
+            # Only a hand emptied by the caller's own cards goes out (or, without the
+            # conditions, eliminates, §8): an empty hand never played from does neither.
+            if not any(a.kind == "own" and not a.undone for pl in self.plays.values()
+                       if pl.player == p for a in pl.actions):
                 return False
             laid = ps.laid or any(
                 a.lay and not a.undone for pl in self.plays.values()
