@@ -35,12 +35,27 @@ def _fmt(c: Counter[str]) -> str:
     return "[" + " ".join(sorted(c.elements())) + "]"
 
 
+# The fields each command needs (conformance README, "Commands and their fields").
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "stage": ("card",), "unstage": ("card",), "lay": ("cards",),
+    "add": ("card", "meld"), "place": ("card", "meld"), "take": ("card", "meld"),
+    "drop": ("to",), "move": ("card", "meld", "to"),
+}
+
+
 def command_from_step(step: dict[str, Any]) -> Command:
     """A case step (``{"p": "A", "do": "add", "card": "7C", "meld": 1}``) as a Command."""
     do = step.get("do")
     if do not in COMMANDS:
         raise CaseError(f"unknown command {do!r}")
+    missing = [f for f in REQUIRED.get(str(do), ()) if f not in step]
+    if missing:
+        raise CaseError(f"command {do!r} needs {', '.join(missing)}")
+    if "p" not in step:
+        raise CaseError(f"command {do!r} names no player ('p')")
     cards = step.get("cards")
+    if cards is not None and not isinstance(cards, list):
+        raise CaseError("'cards' must be a list of cards")
     return Command(
         player=str(step.get("p")), do=do, card=step.get("card"),
         cards=tuple(cards) if cards is not None else None,

@@ -29,3 +29,15 @@ def test_an_engine_fault_is_a_failure_not_a_traceback(monkeypatch: pytest.Monkey
     ok, _, message = run_case({"name": "x", "players": ["A", "B", "C"], "start": {},
                                "steps": [{"t": 0, "p": "A", "do": "draw"}]})
     assert not ok and "engine error: IndexError" in message
+
+
+@pytest.mark.parametrize("step, why", [
+    ({"t": 0, "p": "A", "do": "add", "card": "7C"}, "needs meld"),
+    ({"t": 0, "p": "A", "do": "move", "card": "7C", "meld": 1}, "needs to"),
+    ({"t": 0, "do": "draw"}, "names no player"),
+    ({"t": 0, "p": "A", "do": "lay", "cards": "7C 8C 9C"}, "must be a list"),
+])
+def test_a_command_missing_its_fields_is_a_malformed_case(step: dict, why: str) -> None:
+    ok, _, message = run_case({"name": "x", "players": ["A", "B", "C"], "start": {},
+                               "steps": [step]})
+    assert not ok and "malformed case" in message and why in message
