@@ -55,6 +55,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await pacer.close()
             await app.state.agora.close()
+            bots = getattr(app.state, "bots", None)  # server.bots, made on first use
+            if bots is not None:
+                await bots.close()
             await registry.close()
             await store.close()
 

@@ -1,4 +1,5 @@
-"""The ``machiavelox`` command line: ``scenario FILE...`` and ``serve [--host H] [--port P]``."""
+"""The ``machiavelox`` command line: ``scenario FILE...``, ``serve [--host H] [--port P]`` and
+``demo [--host H] [--port P] [--level casual|shark]``."""
 
 from __future__ import annotations
 
@@ -46,6 +47,71 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _quiet_solver_banner() -> None:
+    """HiGHS prints a banner to standard output the first time a solver is made in a process:
+    make that happen now, into /dev/null, so the demo's link is the last thing printed."""
+    import os
+
+    from engine import cards as C
+    from engine.rules import MACHIAVELOX
+    from engine.solver import solve
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        solve([], [C.card_id((r, 0), 0) for r in (3, 4, 5)], MACHIAVELOX)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(null)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """Serve, with a single-game table where two bots wait for one person; print its link."""
+    import asyncio
+
+    import uvicorn
+
+    from .app import create_app
+    from .bots import create_demo_table
+    from .logs import configure
+    from .settings import Settings
+
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    settings = Settings(**overrides)
+    configure(settings.log_level, settings.log_format)
+    _quiet_solver_banner()
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_level="warning",
+        ws_max_size=settings.ws_max_size))
+
+    async def main() -> int:
+        serving = asyncio.get_running_loop().create_task(server.serve())
+        for _ in range(600):  # 30 s at most
+            if server.started or serving.done():
+                break
+            await asyncio.sleep(0.05)
+        if not server.started:
+            await serving
+            return 1
+        port = settings.port
+        for srv in getattr(server, "servers", []):
+            for sock in srv.sockets:
+                port = sock.getsockname()[1]
+        code = await create_demo_table(app, args.level)
+        host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+        print(f"Machiavelox demo: two {args.level} bots are waiting for you at table {code}.\n"
+              f"Open http://{host}:{port}/t/{code} in your browser to play "
+              f"(Ctrl+C stops the server).", flush=True)
+        await serving
+        return 0
+
+    return asyncio.run(main())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="machiavelox", description="Machiavelox, real-time Machiavelli.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -56,6 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", help="address to listen on (default: MACHIAVELOX_HOST or 127.0.0.1)")
     sv.add_argument("--port", type=int, help="port (default: MACHIAVELOX_PORT or 8000)")
     sv.set_defaults(func=cmd_serve)
+    dm = sub.add_parser("demo", help="serve, with a table where you play against two bots")
+    dm.add_argument("--host", help="address to listen on (default: MACHIAVELOX_HOST or 127.0.0.1)")
+    dm.add_argument("--port", type=int, help="port (default: MACHIAVELOX_PORT or 8000; 0: any free)")
+    dm.add_argument("--level", choices=("casual", "shark"), default="casual",
+                    help="how the two bots play (default: casual)")
+    dm.set_defaults(func=cmd_demo)
     return parser
 
 

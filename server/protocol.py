@@ -1,19 +1,21 @@
 """WebSocket messages, one pydantic model per message and direction (``docs/protocol.md``).
 
-Client → server: :class:`CommandIn`, :class:`ResumeIn`, :class:`PingIn`, a union discriminated
-on ``type``. :func:`parse_client` turns raw text into one of them or, for anything malformed,
-into an :class:`ErrorOut` to send back: it never raises, so bad input can never kill a socket.
+Client → server: :class:`CommandIn`, :class:`ResumeIn`, :class:`PingIn`, :class:`HintIn`, a
+union discriminated on ``type``. :func:`parse_client` turns raw text into one of them or, for
+anything malformed, into an :class:`ErrorOut` to send back: it never raises, so bad input can
+never kill a socket.
 
 Server → client: :class:`WelcomeOut`, :class:`SnapshotOut`, :class:`UpdateOut`, :class:`AckOut`,
-:class:`RefusedOut`, :class:`ErrorOut`, :class:`TableOut`, :class:`PongOut`. Game views and
-events inside them are the plain dicts built by ``engine.view``; every outgoing frame is
-serialised once with :func:`dump` and the same text goes to every connection that may see it.
+:class:`RefusedOut`, :class:`ErrorOut`, :class:`TableOut`, :class:`PongOut`, :class:`HintOut`.
+Game views and events inside them are the plain dicts built by ``engine.view``; every outgoing
+frame is serialised once with :func:`dump` and the same text goes to every connection that may
+see it.
 
 Error codes of :class:`ErrorOut` (malformed input; the socket stays open):
 
 * ``too_large``: the message is longer than the server accepts;
 * ``bad_json``: not JSON, not UTF-8, or not a JSON object;
-* ``unknown_type``: ``type`` missing or not one of ``command``, ``resume``, ``ping``;
+* ``unknown_type``: ``type`` missing or not one of ``command``, ``resume``, ``ping``, ``hint``;
 * ``bad_field``: a field is missing or of the wrong type (the command ``id`` is echoed when it
   could be read).
 
@@ -103,9 +105,23 @@ class PingIn(_In):
     type: Literal["ping"]
 
 
-ClientMessage = Annotated[CommandIn | ResumeIn | PingIn, Field(discriminator="type")]
-_client_adapter: TypeAdapter[CommandIn | ResumeIn | PingIn] = TypeAdapter(ClientMessage)
-_CLIENT_TYPES = ("command", "resume", "ping")
+class HintIn(_In):
+    """``{"type": "hint", "id": "h3"}``: a seated player of a friendly table asks for a hint,
+    answered by :class:`HintOut` (or a ``refused`` with the same id; ``server.bots``)."""
+
+    type: Literal["hint"]
+    id: CommandId
+
+    @model_validator(mode="after")
+    def _id_length(self) -> HintIn:
+        if isinstance(self.id, str) and not 1 <= len(self.id) <= 64:
+            raise ValueError("id must be 1 to 64 characters")
+        return self
+
+
+ClientMessage = Annotated[CommandIn | ResumeIn | PingIn | HintIn, Field(discriminator="type")]
+_client_adapter: TypeAdapter[CommandIn | ResumeIn | PingIn | HintIn] = TypeAdapter(ClientMessage)
+_CLIENT_TYPES = ("command", "resume", "ping", "hint")
 
 # ---------------------------------------------------------------------------- server -> client
 
@@ -180,8 +196,23 @@ class PongOut(_Out):
     type: Literal["pong"] = "pong"
 
 
+class HintOut(_Out):
+    """The suggested play for the asking seat at ``version``: ``steps`` are commands (new melds
+    named ``"n1"``…, made by the step that ``creates`` them), ``cards`` the hand cards it puts
+    down, ``melds`` the table melds it touches, ``moved`` the table cards it moves."""
+
+    type: Literal["hint"] = "hint"
+    id: StrictStr | StrictInt
+    version: int
+    steps: list[dict[str, Any]]
+    cards: list[str]
+    melds: list[int]
+    moved: int
+
+
 ServerMessage = (
     WelcomeOut | SnapshotOut | UpdateOut | AckOut | RefusedOut | ErrorOut | TableOut | PongOut
+    | HintOut
 )
 
 
@@ -204,7 +235,8 @@ def _describe(err: ValidationError, kind: str) -> str:
     return f"{loc}: {msg}" if loc else msg
 
 
-def parse_client(raw: str | bytes | None, *, max_bytes: int = 16384) -> CommandIn | ResumeIn | PingIn | ErrorOut:
+def parse_client(raw: str | bytes | None, *, max_bytes: int = 16384
+                 ) -> CommandIn | ResumeIn | PingIn | HintIn | ErrorOut:
     """One client message, or the error to answer it with. Never raises."""
     try:
         if raw is None:

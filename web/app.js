@@ -9,7 +9,7 @@ import { api, probe, Connection, ApiError } from "./net.js";
 import { toast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
 import { reconcileOrder, sortBySuit, sortByRank } from "./cards.js";
 import { installDnd } from "./dnd.js";
-import { describeEvent } from "./notices.js";
+import { describeEvent, faces } from "./notices.js";
 import { renderHome } from "./home.js";
 import { renderTable } from "./table.js";
 
@@ -55,6 +55,7 @@ export const S = {
   showHelp: false,
   fresh: new Map(),       // face -> how many copies just arrived in my hand
   lastHand: null,
+  hint: null,             // the last hint: {cards: Map face -> copies, melds: Set, table: Set "meld:face"}
 };
 
 // ---------------------------------------------------------------- routing
@@ -98,6 +99,7 @@ function leaveTableView() {
   S.version = -1;
   S.lastHand = null;
   S.fresh = new Map();
+  S.hint = null;
 }
 
 // ---------------------------------------------------------------- session and tables
@@ -352,6 +354,7 @@ function applyGame(game) {
   setClockBase(hv ? hv.t : null, game ? game.game_t : null);
   const mine = hv && hv.hand ? hv.hand : [];
   markFresh(game, mine);
+  pruneHint(hv, mine);
   S.handOrder = reconcileOrder(S.handOrder, mine, S.sortMode);
   if (S.code) save(LS.order + S.code, S.handOrder);
   pruneSelection();
@@ -376,6 +379,25 @@ function markFresh(game, mine) {
   S.fresh = fresh;
   clearTimeout(freshTimer);
   freshTimer = setTimeout(() => { S.fresh = new Map(); render(); }, 2500);
+}
+
+/** The hint's highlights: its cards while some are still in my hand or staging area. */
+let hintTimer = null;
+function setHint(res) {
+  const cards = new Map();
+  for (const f of res.cards || []) cards.set(f, (cards.get(f) || 0) + 1);
+  const table = new Set();
+  for (const st of res.steps || []) if (st.do === "move" && typeof st.meld === "number") table.add(`${st.meld}:${st.card}`);
+  S.hint = { cards, melds: new Set(res.melds || []), table };
+  clearTimeout(hintTimer);
+  hintTimer = setTimeout(() => { S.hint = null; render(); }, 30000);
+}
+
+function pruneHint(hv, mine) {
+  if (!S.hint) return;
+  const me = hv ? hv.players.find((p) => p.name === S.seat) : null;
+  const held = [...mine, ...(me ? me.staging : [])];
+  if (!hv || hv.result || ![...S.hint.cards.keys()].some((f) => held.includes(f))) S.hint = null;
 }
 
 /** Keep only selected cards that are still where they were. */
@@ -659,6 +681,22 @@ export const Actions = {
 
   clearSelection() { clearSelection(); render(); },
 
+  /** Ask the server for a hint (friendly games) and highlight the play it suggests. */
+  async hint() {
+    if (!S.conn) return;
+    const res = await S.conn.hint();
+    if (!res) { toast(t("suggest.failed"), "info"); return; }
+    if (res.type !== "hint") return; // refused: its sentence is shown already
+    const steps = res.steps || [];
+    if (!res.cards || !res.cards.length) {
+      S.hint = null;
+      toast(t(steps.length && steps[0].do === "draw" ? "suggest.draw" : "suggest.nothing"), "info");
+    } else {
+      setHint(res);
+      toast(t(res.moved ? "suggest.rework" : "suggest.play", { cards: faces(res.cards), n: res.moved }), "info");
+    }
+    render();
+  },
   draw: () => sendSeq([["draw", {}]]),
   end: () => sendSeq([["end", {}]]),
   cancel: () => sendSeq([["cancel", {}]]),

@@ -62,6 +62,7 @@ export class Connection {
     this.closedByUs = false;
     this.lastVersion = null;
     this.pending = new Map(); // id -> {msg, resolve, sentAt}
+    this.hints = new Map(); // id -> resolve (hint messages: answered by a "hint" or a "refused")
     this.prefix = Math.random().toString(36).slice(2, 7);
     this.counter = 0;
     this.pingTimer = null;
@@ -104,6 +105,11 @@ export class Connection {
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (typeof msg.version === "number" && (msg.type === "snapshot" || msg.type === "update" || msg.type === "welcome")) {
         if (msg.type !== "welcome") this.lastVersion = Math.max(this.lastVersion ?? 0, msg.version);
+      }
+      if ((msg.type === "hint" || msg.type === "refused") && this.hints.has(msg.id)) {
+        const resolve = this.hints.get(msg.id);
+        this.hints.delete(msg.id);
+        resolve(msg);
       }
       if (msg.type === "ack" || msg.type === "refused") {
         const p = this.pending.get(msg.id);
@@ -153,6 +159,17 @@ export class Connection {
     return new Promise((resolve) => {
       this.pending.set(id, { msg, resolve, sentAt: Date.now() });
       this.raw(msg); // if closed, it goes out on reconnect (same id: applied at most once)
+    });
+  }
+
+  /** Ask for a hint (friendly games): resolves with the server's "hint" or "refused" frame,
+   * or null when the socket is closed or nothing came back within 10 s. Never re-sent. */
+  hint() {
+    const id = `h${this.prefix}${++this.counter}`;
+    return new Promise((resolve) => {
+      this.hints.set(id, resolve);
+      if (!this.raw({ type: "hint", id })) { this.hints.delete(id); resolve(null); return; }
+      setTimeout(() => { if (this.hints.delete(id)) resolve(null); }, 10000);
     });
   }
 

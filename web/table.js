@@ -302,6 +302,7 @@ function meldBox(S, A, m, unsafeBy, reserved, canAct) {
     if (res) { classes.push("reserved"); title = t("card.reserved_for", { name: res === S.seat ? t("word.you_obj") : res }); }
     const sel = A.isSelected("table", f, occ[i], m.id);
     if (sel) classes.push("selected");
+    if (S.hint && S.hint.table.has(`${m.id}:${f}`)) classes.push("hinted");
     const draggable = canAct && (!heldBy || heldBy === S.seat);
     const label = cardLabel(f) + (heldBy ? ", " + t("card.held_by", { name: heldBy }) : "") + (classes.includes("on-trial") ? ", " + t("card.on_trial") : "")
       + (res ? ", " + t("card.reserved_for", { name: res }) : "");
@@ -328,6 +329,7 @@ function meldBox(S, A, m, unsafeBy, reserved, canAct) {
   if (rw.length) classes.push("reworked");
   if (unsafeBy.length) classes.push("unsafe");
   if (!m.valid) classes.push("wounded");
+  if (S.hint && S.hint.melds.has(m.id)) classes.push("hinted");
   const tags = [];
   for (const p of rw) tags.push(h("span", { class: "meld-tag rw", style: `--c:${colourVar(game, p)}` }, t(p === S.seat ? "meld.reworked_by.me" : "meld.reworked_by", { name: p })));
   if (unsafeBy.length) tags.push(h("span", { class: "meld-tag unsafe" }, t("meld.not_final")));
@@ -391,8 +393,10 @@ function myArea(S, A, mine) {
   h("div", { class: "cards", "data-group": "staging", id: "my-staging" },
     mine.staging.length ? mine.staging.map((f, i) => {
       const sel = A.isSelected("staging", f, stagingOcc[i]);
+      const staged = sel ? ["selected"] : [];
+      if (S.hint && S.hint.cards.has(f)) staged.push("hinted");
       const el = cardEl(f, {
-        focusable: active, role: "button", pressed: sel, classes: sel ? ["selected"] : [],
+        focusable: active, role: "button", pressed: sel, classes: staged,
         data: { zone: "staging", occ: String(stagingOcc[i]), key: cssKey({ zone: "staging", face: f, occ: stagingOcc[i] }), ...(active ? { drag: "1" } : {}) },
       });
       if (active) el.addEventListener("click", (ev) => { ev.stopPropagation(); A.activateCard("staging", f, stagingOcc[i]); });
@@ -417,6 +421,7 @@ function myArea(S, A, mine) {
     buttons.push(btn("new", t("btn.to_new"), "N", () => A.toNew(), { disabled: !(tableSel || hold || stagedSel || handSel) }));
     buttons.push(btn("end", t("btn.end"), "E", () => A.end(), { disabled: !hasOpen }));
     buttons.push(btn("cancel", t("btn.cancel_play"), "X", () => A.cancel(), { disabled: !hasOpen }));
+    buttons.push(btn("hint", t("btn.hint"), null, () => A.hint(), { cls: "ghost", disabled: hasOpen || frozenByOther }));
     if (iCalledStop) buttons.push(btn("give-up", t("btn.give_up"), null, () => A.giveUp(), { cls: "danger" }));
     else buttons.push(btn("stop", t("btn.stop"), "!", () => A.stop(), { cls: "stop", disabled: mine.stop_used || !!hv.clocks.freeze || !!hv.tiebreak }));
     buttons.push(btn("leave", t("btn.leave"), null, () => A.leaveHand(), { cls: "ghost danger-text" }));
@@ -424,10 +429,12 @@ function myArea(S, A, mine) {
   const selCount = S.selection.length;
   const handOcc = occurrences(S.handOrder);
   const fresh = new Map(S.fresh);
+  const hinted = new Map(S.hint ? S.hint.cards : []);
   const handCards = S.handOrder.map((f, i) => {
     const sel = A.isSelected("hand", f, handOcc[i]);
     const classes = sel ? ["selected"] : [];
     if ((fresh.get(f) || 0) > 0) { classes.push("fresh"); fresh.set(f, fresh.get(f) - 1); }
+    if ((hinted.get(f) || 0) > 0) { classes.push("hinted"); hinted.set(f, hinted.get(f) - 1); }
     const el = cardEl(f, {
       focusable: true, role: "button", pressed: sel, classes,
       data: { zone: "hand", occ: String(handOcc[i]), key: cssKey({ zone: "hand", face: f, occ: handOcc[i] }), ...(active ? { drag: "1" } : {}) },

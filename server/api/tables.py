@@ -1,4 +1,5 @@
-"""Friendly tables: create one (single game or long game), join it by its invite code, look.
+"""Friendly tables: create one (single game or long game), join it by its invite code, look,
+fill empty seats with bots (``server.bots``).
 
 The test-only fields of ``POST /api/tables`` (``seed``, ``position``, ``players``, ``timers``)
 are refused unless the server runs with ``MACHIAVELOX_TEST_DEALS=1``.
@@ -7,11 +8,12 @@ are refused unless the server runs with ``MACHIAVELOX_TEST_DEALS=1``.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field, StrictInt
 
+from ..bots import BotSeats, get_bot_seats
 from ..deps import RegistryDep, SessionDep, SettingsDep
 from ..errors import ApiError
 from ..protocol import TableSummary
@@ -19,9 +21,21 @@ from ..tables import DealOptions
 
 router = APIRouter(prefix="/api/tables")
 
+BotSeatsDep = Annotated[BotSeats, Depends(get_bot_seats)]
+
+
+class BotsIn(BaseModel):
+    """Bots for the empty seats of a friendly table (``server.bots``)."""
+
+    level: Literal["casual", "shark"] = "casual"
+    count: int = Field(1, ge=1, le=2)
+    #: Seconds between a bot's commands (default about a person's pace).
+    reaction: float | None = Field(None, ge=0, le=5)
+
 
 class CreateTableIn(BaseModel):
     mode: Literal["single", "long"] = "single"
+    bots: BotsIn | None = None
     # Test only (MACHIAVELOX_TEST_DEALS=1):
     seed: StrictInt | None = Field(None, ge=0, le=2**62)
     position: dict[str, Any] | None = None
@@ -32,11 +46,20 @@ class SeatOut(BaseModel):
     code: str
     url: str
     seat: str
+    #: The bots seated with the table (create with ``bots``).
+    bots: list[str] | None = None
 
 
-@router.post("")
+class BotsOut(BaseModel):
+    code: str
+    url: str
+    bots: list[str]
+    seats: list[str]
+
+
+@router.post("", response_model_exclude_none=True)
 async def create_table(body: CreateTableIn, session: SessionDep, registry: RegistryDep,
-                       settings: SettingsDep) -> SeatOut:
+                       settings: SettingsDep, bots: BotSeatsDep) -> SeatOut:
     """Create a table; the creator takes the first seat."""
     test_only = [k for k in ("seed", "position", "timers") if getattr(body, k) is not None]
     if test_only and not settings.test_deals:
@@ -52,7 +75,10 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
     except (ValueError, TypeError, KeyError, AttributeError) as e:
         raise ApiError(422, "bad_field", f"{e}") from None
     table, seat = await registry.create(body.mode, session, options)
-    return SeatOut(code=table.code, url=table.url, seat=seat)
+    if body.bots is None:
+        return SeatOut(code=table.code, url=table.url, seat=seat)
+    names = await bots.add(table, body.bots.level, body.bots.count, body.bots.reaction)
+    return SeatOut(code=table.code, url=table.url, seat=seat, bots=names)
 
 
 @router.post("/{code}/join")
@@ -61,6 +87,17 @@ async def join_table(code: str, session: SessionDep, registry: RegistryDep) -> S
     table = registry.require(code)
     seat = await table.join(session)
     return SeatOut(code=table.code, url=table.url, seat=seat)
+
+
+@router.post("/{code}/bots")
+async def add_bots(code: str, body: BotsIn, session: SessionDep, registry: RegistryDep,
+                   bots: BotSeatsDep) -> BotsOut:
+    """Seat bots in empty seats of a friendly table; only a player seated there may."""
+    table = registry.require(code)
+    if table.seat_of(session.player_id) is None:
+        raise ApiError(403, "not_seated", "Only a player seated at this table can add bots.")
+    names = await bots.add(table, body.level, body.count, body.reaction)
+    return BotsOut(code=table.code, url=table.url, bots=names, seats=[s.name for s in table.seats])
 
 
 @router.get("/{code}")

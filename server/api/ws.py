@@ -22,10 +22,11 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from ..abuse import FloodGuard, cut_off, frame_too_large
+from ..bots import start_hint
 from ..connection import Connection
 from ..deps import bearer
 from ..errors import CLOSE_BAD_TOKEN, CLOSE_NO_SUCH_TABLE
-from ..protocol import CommandIn, ErrorOut, PingIn, PongOut, ResumeIn, dump, parse_client
+from ..protocol import CommandIn, ErrorOut, HintIn, PingIn, PongOut, ResumeIn, dump, parse_client
 from ..sessions import Sessions
 from ..settings import Settings
 from ..tables import Attach, Detach, Resync, Submit, Table, TableRegistry
@@ -100,7 +101,7 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     last_version = _last_version(websocket.query_params.get("last_version"))
     first_recv: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
     recv: asyncio.Future[Any] | None = first_recv
-    first: CommandIn | ResumeIn | PingIn | ErrorOut | None = None
+    first: CommandIn | ResumeIn | PingIn | HintIn | ErrorOut | None = None
     try:
         if last_version is None and settings.resume_wait > 0:
             done, _ = await asyncio.wait({first_recv}, timeout=settings.resume_wait)
@@ -154,11 +155,14 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
 
 
 async def _dispatch(table: Table, conn: Connection,
-                    parsed: CommandIn | ResumeIn | PingIn | ErrorOut, received: float = 0.0) -> None:
+                    parsed: CommandIn | ResumeIn | PingIn | HintIn | ErrorOut,
+                    received: float = 0.0) -> None:
     if isinstance(parsed, ErrorOut):
         conn.send(dump(parsed))
     elif isinstance(parsed, PingIn):
         conn.send(_PONG)
+    elif isinstance(parsed, HintIn):
+        start_hint(table, conn, parsed)  # answered in the background (server.bots)
     elif isinstance(parsed, ResumeIn):
         await table.put(Resync(conn, parsed.last_version))
     else:

@@ -1,0 +1,297 @@
+"""Bot seats and hints for friendly tables (issue 7).
+
+**Bot seats.** ``POST /api/tables/{code}/bots`` (or ``bots`` in the create body) seats bots at
+a friendly table: each bot gets a session like a person (``Sessions.issue``), takes a seat
+through the table's inbox (``Table.join``), and plays as a :class:`bots.client.BotPlayer`, an
+asyncio task of this server.
+
+A bot seat talks to its table **in process**, over :class:`LocalLink`, and not over a
+websocket to the server's own port: the server does not reliably know an address at which it
+can reach itself (``0.0.0.0``, port 0 in tests, a proxy or TLS in front, Docker), and a socket
+back to itself would cost two protocol stacks per frame and count against the per-socket rate
+limits. The link uses the same message path as a websocket: what the bot sends is parsed by
+``server.protocol.parse_client`` and handed to the table by ``server.api.ws._dispatch``
+(``Attach``, ``Submit``, ``Resync``), and what it receives are the very frames the table queues
+for a socket of that seat (a :class:`~server.connection.Connection` whose socket is the link),
+so it sees exactly what a player sees and nothing else. A bot too slow to read is dropped like
+any socket and resumes.
+
+The solver runs in one worker thread for all the bots and hints of the server
+(:data:`THINKER`), so thinking never blocks the event loop and never takes more than one core.
+
+**Hints.** A ``hint`` message (friendly tables, seated players) is answered with
+``bots.brain.suggest`` on the seat's own hand view: the shark's play now, as steps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Literal
+
+from fastapi import Request
+
+from bots.brain import LEVELS, Brain, suggest
+from bots.client import BotPlayer, Closed, Gone
+from engine.view import hand_view
+
+from .connection import Connection
+from .errors import ApiError
+from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump, parse_client
+from .sessions import Session, Sessions
+from .settings import Settings
+from .tables import (
+    SEATS,
+    SERVER_REFUSALS,
+    Attach,
+    DealOptions,
+    Detach,
+    Table,
+    TableFull,
+    TableRegistry,
+)
+
+Level = Literal["casual", "shark"]
+
+#: Display names of bot seats (the table adds " 2" to a name already taken).
+BOT_NAMES = {"casual": "Casual bot", "shark": "Shark bot"}
+#: Default seconds between a bot's commands: about a person's pace.
+DEFAULT_REACTION = 0.8
+#: At the start of a hand a bot waits up to this long for every seat to be connected.
+START_GRACE = 10.0
+#: Seconds the solver may think for one hint.
+HINT_BUDGET = 0.1
+
+#: Refusals of a ``hint`` message beside ``not_seated`` and ``not_started``.
+HINT_REFUSALS = {
+    "no_hints": "Hints are for friendly games only.",
+    "hint_busy": "A hint is on its way: wait for it before asking again.",
+}
+
+#: The one thread in which bots and hints run the solver.
+THINKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mvx-think")
+
+
+# ---------------------------------------------------------------------------- the link
+
+
+class _Loopback:
+    """The socket end a :class:`Connection` writes to: frames go to the bot's queue."""
+
+    def __init__(self, frames: asyncio.Queue[str | None]) -> None:
+        self.scope: dict[str, Any] = {}
+        self._frames = frames
+
+    async def send_text(self, text: str) -> None:
+        self._frames.put_nowait(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        self._frames.put_nowait(None)  # dropped by the server (too slow): the bot resumes
+
+
+class LocalLink:
+    """A bot's in-process connection to a table (see the module documentation)."""
+
+    def __init__(self, registry: TableRegistry, table: Table, seat: str, player_id: str,
+                 settings: Settings) -> None:
+        self.registry = registry
+        self.table = table
+        self.settings = settings
+        self._frames: asyncio.Queue[str | None] = asyncio.Queue()
+        self.conn = Connection(_Loopback(self._frames), seat, player_id,  # type: ignore[arg-type]
+                               settings.outbound_queue, table.tlog)
+        self.conn.start()
+        self._attached = False
+        self._closed = False
+
+    def _gone(self) -> bool:
+        task = getattr(self.table, "_task", None)
+        return self.registry.get(self.table.code) is not self.table or (
+            task is not None and task.done())
+
+    async def send(self, text: str) -> None:
+        from .api.ws import _dispatch  # the websocket endpoint's own path (import cycle)
+
+        if self._closed or self.conn.dropped:
+            raise Closed("link closed")
+        parsed = parse_client(text, max_bytes=self.settings.max_message_bytes)
+        if not self._attached:
+            self._attached = True
+            last = parsed.last_version if isinstance(parsed, ResumeIn) else None
+            await self.table.put(Attach(self.conn, last))
+            if isinstance(parsed, ResumeIn):
+                return
+        await _dispatch(self.table, self.conn, parsed)
+
+    async def recv(self) -> str:
+        while True:
+            if self._gone():
+                raise Gone("table gone")
+            try:
+                text = await asyncio.wait_for(self._frames.get(), 5.0)
+            except TimeoutError:
+                continue
+            if text is None:
+                raise Closed("dropped")
+            return text
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await self.conn.close()
+        if self._attached and not self._gone():
+            try:
+                await asyncio.wait_for(self.table.put(Detach(self.conn)), 5.0)
+            except (TimeoutError, RuntimeError):  # pragma: no cover - the table is gone
+                pass
+
+
+# ---------------------------------------------------------------------------- bot seats
+
+
+class BotSeats:
+    """The bots this server runs, one task each."""
+
+    def __init__(self, registry: TableRegistry, sessions: Sessions, settings: Settings) -> None:
+        self.registry = registry
+        self.sessions = sessions
+        self.settings = settings
+        self.tasks: set[asyncio.Task[Any]] = set()
+        self.players: dict[str, BotPlayer] = {}  # "CODE/seat" -> bot
+
+    async def add(self, table: Table, level: str, count: int,
+                  reaction: float | None = None) -> list[str]:
+        """Seat ``count`` bots of ``level`` at ``table``; their seat names."""
+        if level not in LEVELS:
+            raise ApiError(422, "bad_field", f"level: one of {', '.join(LEVELS)}")
+        if table.agora:
+            raise ApiError(403, "no_bots", "Bots only sit at friendly tables.")
+        free = await table.call(lambda: 0 if table.game is not None else SEATS - len(table.seats))
+        if count > free:
+            raise TableFull("table_full", f"This table has {free} free seat(s).")
+        seats = []
+        for _ in range(count):
+            _, session = self.sessions.issue(BOT_NAMES[level])
+            seat = await table.join(session)
+            self.start(table, session, seat, level, reaction)
+            seats.append(seat)
+        return seats
+
+    def start(self, table: Table, session: Session, seat: str, level: str,
+              reaction: float | None = None) -> BotPlayer:
+        """Run the bot that holds ``seat`` (already joined with ``session``)."""
+        pace = DEFAULT_REACTION if reaction is None else reaction
+        brain = Brain(level, step_time=pace + 0.05, start_grace=START_GRACE)
+        bot = BotPlayer(brain, reaction=pace, name=seat, executor=THINKER,
+                        max_wait=self.settings.table_idle_ttl, seed=secrets.randbits(32))
+
+        async def connect() -> LocalLink:
+            if self.registry.get(table.code) is not table:
+                raise Gone("table gone")
+            return LocalLink(self.registry, table, seat, session.player_id, self.settings)
+
+        key = f"{table.code}/{seat}"
+        self.players[key] = bot
+
+        async def run() -> None:
+            try:
+                report = await bot.run(connect)
+                table.tlog.info("bot done", seat, level=level, reason=report.reason,
+                                commands=report.commands, refused=report.refused)
+            finally:
+                self.players.pop(key, None)
+
+        task = asyncio.get_running_loop().create_task(run(), name=f"bot-{key}")
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        table.tlog.info("bot seated", seat, level=level, reaction=pace)
+        return bot
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        for task in list(self.tasks):
+            try:
+                await task
+            except BaseException:  # noqa: BLE001, S110 - cancelled
+                pass
+
+
+def bot_seats(app: Any) -> BotSeats:
+    """The app's :class:`BotSeats`, made on first use."""
+    seats: BotSeats | None = getattr(app.state, "bots", None)
+    if seats is None:
+        seats = BotSeats(app.state.registry, app.state.sessions, app.state.settings)
+        app.state.bots = seats
+    return seats
+
+
+def get_bot_seats(request: Request) -> BotSeats:
+    """FastAPI dependency: the app's bot seats."""
+    return bot_seats(request.app)
+
+
+async def create_demo_table(app: Any, level: str = "casual", reaction: float | None = None) -> str:
+    """A single-game table with two bots of ``level`` in the first two seats and the third
+    free for whoever opens its link; its code. (``machiavelox demo``)"""
+    settings: Settings = app.state.settings
+    registry: TableRegistry = app.state.registry
+    seats = bot_seats(app)
+    _, session = seats.sessions.issue(BOT_NAMES[level])
+    options = DealOptions(seed=secrets.randbits(62), rules=settings.rules(), long=False)
+    table, seat = await registry.create("single", session, options)
+    seats.start(table, session, seat, level, reaction)
+    await seats.add(table, level, 1, reaction)
+    return table.code
+
+
+# ---------------------------------------------------------------------------- hints
+
+_hinting: set[int] = set()
+_hint_tasks: set[asyncio.Task[None]] = set()
+
+
+def start_hint(table: Table, conn: Connection, msg: HintIn) -> None:
+    """Answer a ``hint`` message in the background (the socket keeps reading meanwhile)."""
+    task = asyncio.get_running_loop().create_task(answer_hint(table, conn, msg))
+    _hint_tasks.add(task)
+    task.add_done_callback(_hint_tasks.discard)
+
+
+async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
+    """Send ``conn`` the suggested play for its seat, or a refusal."""
+
+    def refuse(code: str) -> None:
+        text = SERVER_REFUSALS.get(code) or HINT_REFUSALS[code]
+        conn.send(dump(RefusedOut(id=msg.id, code=code, message=text)))
+
+    seat = conn.seat
+    if seat is None:
+        refuse("not_seated")
+        return
+    if table.agora:
+        refuse("no_hints")
+        return
+    if conn.id in _hinting:
+        refuse("hint_busy")
+        return
+    _hinting.add(conn.id)
+    try:
+        def look() -> tuple[int, dict[str, Any]] | None:
+            game = table.game
+            if game is None or game.hand is None:
+                return None
+            return table.events.head, hand_view(game.hand, seat)
+
+        got = await table.call(look)
+        if got is None:
+            refuse("not_started")
+            return
+        version, hv = got
+        loop = asyncio.get_running_loop()
+        found = await loop.run_in_executor(THINKER, suggest, hv, HINT_BUDGET)
+        conn.send(dump(HintOut(id=msg.id, version=version, **found)))
+    finally:
+        _hinting.discard(conn.id)
