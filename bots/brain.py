@@ -101,7 +101,7 @@ class Position:
 
     me: str
     table: dict[int, list[str]]  # every meld: id -> faces
-    usable: dict[int, list[str]]  # the melds nobody else is reworking
+    usable: dict[int, list[str]]  # the melds nobody else is reworking (all, in our Stop!)
     hand: list[str]  # own hand; in a tie-break the whole shared pile (R19)
     staging: list[str]
     stock: int
@@ -149,6 +149,8 @@ def position(hv: View) -> Position | None:
             if p["id"] == mine["open_play"]:
                 deadline = p["deadline"]
     freeze = hv["clocks"].get("freeze")
+    if freeze is not None and freeze["caller"] == me:
+        usable = dict(table)  # our own Stop!: every card on the table is ours to move (§9)
     return Position(
         me=me, table=table, usable=usable, hand=hand, staging=list(mine["staging"]),
         stock=int(mine["stock_count"]), drew=bool(mine["drew"]), laid=bool(mine["laid"]),

@@ -160,6 +160,21 @@ def test_shark_calls_stop_when_it_can_go_out_alone() -> None:
     assert_table_valid(hand)
 
 
+def test_in_its_own_stop_the_shark_uses_the_whole_table_and_mends_wounds() -> None:
+    hand = position([["4C", "5C", "6C", "7C"]], ["4D", "4H"], b=["KD", "QD"], laid=["A"])
+    # B's open declared play: 7C moved out alone (a wound, on trial).
+    for d in ({"do": "stage", "card": "KD"}, {"do": "move", "card": "7C", "meld": 1, "to": "new"}):
+        assert apply(hand, "B", d, 0.5)[0] == {"type": "ack"}
+    brain = Brain("shark")
+    assert run(hand, brain) == []  # nothing it may touch outside a Stop!: it waits
+    assert apply(hand, "A", {"do": "stop"}, 1.0)[0] == {"type": "ack"}
+    log = run(hand, brain)
+    assert all(r["type"] == "ack" for _, r in log), log
+    assert "give_up" not in dos(log)
+    assert hand.result is not None and hand.result.winner == "A" and hand.result.end == "out"
+    assert_table_valid(hand)
+
+
 def test_shark_cancels_when_the_table_changes_under_its_play() -> None:
     hand = position([["4C", "5C", "6C", "7C"]], ["4D", "4H", "KD"], b=["9S"])
     brain = Brain("shark")

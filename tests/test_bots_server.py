@@ -85,6 +85,38 @@ def test_two_websocket_bots_and_a_scripted_client_play_a_hand_to_its_end(server:
     run(scenario(), 45)
 
 
+def test_a_bot_whose_socket_drops_resumes_and_plays_on(server: LiveServer) -> None:
+    async def scenario() -> None:
+        ada = await Player(server, "Ada").login()
+        code = await ada.create("single", position=POSITION, timers=TIMERS)
+        tokens = []
+        for name in ("Bob", "Shark"):
+            token = await new_session(server.url, name)
+            await join_table(server.url, token, code)
+            tokens.append(token)
+        shark = BotPlayer(Brain("shark", step_time=0.5), reaction=0.4, name="shark",
+                          max_seconds=30)
+        await ada.connect(code)
+        task = asyncio.ensure_future(shark.run(websocket_connector(server.url, code, tokens[1])))
+        await ada.next(updates_with("stop"), 10)
+
+        def cut(t: Any) -> int:
+            conns = [c for c in t.conns.values() if c.seat == "Shark"]
+            for c in conns:
+                c.drop("test")
+            return len(conns)
+
+        assert await server.atable_call(code, cut) == 1
+        result = await wait_result(ada)
+        report = await asyncio.wait_for(task, 15)
+        assert result["winner"] == "Shark" and result["end"] == "out"
+        assert report.reconnects >= 1 and report.over
+        # Connected after the deal, then back after the cut: two reconnections in the game.
+        assert [e["player"] for e in ada.events("reconnected")].count("Shark") == 2
+
+    run(scenario(), 45)
+
+
 def test_server_bot_seats_fill_a_friendly_table(server: LiveServer) -> None:
     async def scenario() -> None:
         ada = await Player(server, "Ada").login()
