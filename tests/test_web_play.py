@@ -215,14 +215,19 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     assert (ARTIFACTS / "06-ada-end-of-hand.png").is_file()
 
 
-@pytest.mark.parametrize("lang,expected", [("it", "Il tuo nome"), ("nl", "Je naam")])
-def test_languages_switch_and_are_remembered(live_server, browsers: Browsers, lang: str, expected: str) -> None:
+@pytest.mark.parametrize("lang,expected,agora", [("it", "Il tuo nome", "Mettiti in coda nell'agorà"),
+                                                 ("nl", "Je naam", "In de wachtrij van de agora")])
+def test_languages_switch_and_are_remembered(live_server, browsers: Browsers, lang: str, expected: str,
+                                             agora: str) -> None:
     page = browsers.page("lang-" + lang)
     page.goto(live_server.url + "/")
-    # The server has no ranking yet: the page says it is coming (asked at run time).
-    expect(page.locator("#ranking")).to_contain_text("coming soon")
+    # The agora is open (tests/test_web_agora.py plays it) and the ranking is one link away.
+    expect(page.locator("#agora-btn")).to_be_enabled()
+    expect(page.locator("#agora-btn")).to_have_text("Join the agora queue")
+    expect(page.locator("#ranking-link")).to_have_text("See the full ranking")
     page.select_option("#lang", lang)
     expect(page.locator("label[for='name']")).to_have_text(expected)
+    expect(page.locator("#agora-btn")).to_have_text(agora)
     page.reload()
     expect(page.locator("label[for='name']")).to_have_text(expected)
     assert page.evaluate("document.documentElement.lang") == lang

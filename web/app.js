@@ -5,13 +5,15 @@
 // (or its translation) and changes nothing. The only local state is presentation: the order
 // the player arranged their hand in, the selection, the language, the removed-cards toggle.
 import { t, setLang, getLang, onLangChange, refusalText } from "./i18n.js";
-import { api, probe, Connection, ApiError } from "./net.js";
-import { toast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
+import { api, Connection, ApiError } from "./net.js";
+import { h, toast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
 import { reconcileOrder, sortBySuit, sortByRank } from "./cards.js";
 import { installDnd } from "./dnd.js";
 import { describeEvent, faces } from "./notices.js";
 import { renderHome } from "./home.js";
 import { renderTable } from "./table.js";
+import { createAgora, renderAgora, isAgoraCode } from "./agora.js";
+import { createRanking, renderRanking, renderHistory } from "./ranking.js";
 
 const LS = {
   session: "mvx.session",   // {token, name}
@@ -49,8 +51,7 @@ export const S = {
   sortMode: load(LS.sort, "suit"),
   showRemoved: load(LS.removed, true),
   busy: false,
-  ranking: undefined,     // undefined: not asked; null: not available; else the data
-  rankingAvailable: undefined, // undefined: not checked; null: checking; true/false
+  player: null,           // the player whose history /#player/{id} shows ("me": mine)
   homeError: null,
   showHelp: false,
   fresh: new Map(),       // face -> how many copies just arrived in my hand
@@ -60,13 +61,20 @@ export const S = {
 
 // ---------------------------------------------------------------- routing
 
+// /t/CODE is a table; on / the hash names the other pages (the server serves index.html for
+// / and /t/CODE only): #agora (the queue), #ranking, #player/{id} (#player/me: mine).
 function parseRoute() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/);
-  return m ? { route: "table", code: m[1].toUpperCase() } : { route: "home" };
+  if (m) return { route: "table", code: m[1].toUpperCase() };
+  const hash = location.hash.replace(/^#\/?/, "");
+  if (hash === "agora" || hash === "ranking") return { route: hash };
+  const p = hash.match(/^player\/([^/]+)$/);
+  if (p) { try { return { route: "player", player: decodeURIComponent(p[1]) }; } catch (e) { /* bad escape */ } }
+  return { route: "home" };
 }
 
-export function navigate(path) {
-  if (location.pathname !== path) history.pushState({}, "", path);
+export function navigate(path, replace = false) {
+  if (location.pathname + location.hash !== path) history[replace ? "replaceState" : "pushState"]({}, "", path);
   route();
 }
 
@@ -76,9 +84,19 @@ function route() {
   const r = parseRoute();
   if (r.route === "table") {
     if (S.route !== "table" || S.code !== r.code) openTable(r.code);
+    Agora.away();
+    Ranks.leave();
   } else {
     leaveTableView();
-    S.route = "home";
+    const was = S.route, wasPlayer = S.player;
+    S.route = r.route;
+    S.player = r.player || null;
+    if (r.route !== "agora") Agora.away(); // another page: leaving the queue
+    if (r.route === "agora" && was !== "agora") Agora.enter();
+    if (r.route !== "ranking") Ranks.leave();
+    if (r.route === "ranking" && was !== "ranking") Ranks.enterRanking();
+    if (r.route === "player" && (was !== "player" || wasPlayer !== S.player)) Ranks.enterPlayer(S.player);
+    if (r.route === "home" && was !== "home") S.rank.preview = undefined; // fresh on each visit
     render();
   }
 }
@@ -166,22 +184,33 @@ export const Home = {
       render();
     }
   },
-  /** Is there a ranking yet? Asked of the server's OpenAPI description (no 404 in the console),
-   * falling back to asking GET /api/ranking itself when that description is not served. */
-  async checkRanking() {
-    if (S.rankingAvailable !== undefined) return;
-    S.rankingAvailable = null; // asking
-    const spec = await probe("/openapi.json");
-    if (spec && spec.paths) S.rankingAvailable = "/api/ranking" in spec.paths;
-    else S.rankingAvailable = (await probe("/api/ranking")) !== null;
-    render();
-  },
-  async ranking() {
-    S.ranking = await probe("/api/ranking");
-    render();
+  /** Join the agora queue (agora.js) under this name. */
+  agora(name) {
+    return Agora.start(name);
   },
   backHome() {
     navigate("/");
+  },
+};
+
+// The agora queue, the ranking and players' histories: their own modules, fed from here.
+const Agora = createAgora({
+  S, render, navigate, ensureSession,
+  errorText: (e) => (e instanceof ApiError ? apiErrorText(e) : String(e)),
+  saveTable: (code) => save(LS.table, code),
+  announce: (text) => announce(text),
+});
+const Ranks = createRanking({ S, render, errorText: (e) => (e instanceof ApiError ? apiErrorText(e) : String(e)) });
+
+/** In-page links: real hrefs (open in a new tab, copy) that navigate without a reload. */
+const go = {
+  to: (path) => navigate(path),
+  link(href, text, attrs = {}) {
+    return h("a", { ...attrs, href, onclick: (ev) => {
+      if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+      ev.preventDefault();
+      navigate(href);
+    } }, text);
   },
 };
 
@@ -455,7 +484,11 @@ function renderNow() {
   document.documentElement.lang = getLang();
   document.title = S.route === "table" && S.code ? `${S.code} · Machiavelox` : "Machiavelox";
   renderHeader();
-  app.appendChild(S.route === "table" && !S.needName ? renderTable(S, Actions) : renderHome(S, Home));
+  app.appendChild(S.route === "table" && !S.needName ? renderTable(S, Actions)
+    : S.route === "agora" ? renderAgora(S, Agora, go)
+      : S.route === "ranking" ? renderRanking(S, Ranks, Agora, go)
+        : S.route === "player" ? renderHistory(S, Ranks, go)
+          : renderHome(S, Home, Ranks, go));
   for (const el of app.querySelectorAll("[data-scroll]")) {
     const v = scrolls[el.dataset.scroll];
     if (v) { el.scrollLeft = v[0]; el.scrollTop = v[1]; }
@@ -468,10 +501,12 @@ function renderNow() {
 
 function renderHeader() {
   const status = document.getElementById("conn-status");
-  const showConn = S.route === "table" && !S.fatal && !S.needName;
+  const agoraConn = S.route === "agora" && S.agora && S.agora.connState ? S.agora.connState : null;
+  const showConn = (S.route === "table" && !S.fatal && !S.needName) || agoraConn !== null;
+  const connState = agoraConn || S.connState;
   status.hidden = !showConn;
-  status.className = `conn ${S.connState}`;
-  status.textContent = t("conn." + S.connState);
+  status.className = `conn ${connState}`;
+  status.textContent = t("conn." + connState);
   const sel = document.getElementById("lang");
   if (sel.value !== getLang()) sel.value = getLang();
   for (const opt of sel.options) opt.textContent = t("lang." + opt.value);
@@ -754,7 +789,23 @@ export const Actions = {
   reconnectNow() {
     if (S.conn) { S.conn.attempt = 0; S.conn.dropForTest(); }
   },
+  /** Was this table matched by the agora (remembered by this browser)? */
+  isAgora: () => !!S.code && isAgoraCode(S.code),
+  toRanking() { forgetFinishedTable(); navigate("/#ranking"); },
+  agoraAgain() {
+    forgetFinishedTable();
+    if (S.session) Agora.start(S.session.name);
+    else navigate("/#agora");
+  },
 };
+
+/** Leaving a finished table for another page: as Actions.home does. */
+function forgetFinishedTable() {
+  try {
+    localStorage.removeItem(LS.table);
+    if (S.code && S.game && S.game.phase === "over") localStorage.removeItem(LS.order + S.code);
+  } catch (e) { /* ignore */ }
+}
 
 function nthIndex(list, face, occ) {
   let n = 0;

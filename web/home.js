@@ -1,9 +1,10 @@
 // The home screen: a name, a new friendly game (single or long), joining by code or link,
-// the agora (not open yet) and the ranking (shown once the server offers GET /api/ranking).
+// the agora queue (agora.js) and the top of the ranking (ranking.js).
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
+import { rankingPreview } from "./ranking.js";
 
-export function renderHome(S, Home) {
+export function renderHome(S, Home, R, go) {
   if (S.route === "table" && S.needName) return joinGate(S, Home);
   const name = S.session ? S.session.name : "";
   let lastTable = null;
@@ -37,29 +38,14 @@ export function renderHome(S, Home) {
     h("section", { class: "panel home-more" },
       h("h2", {}, t("home.agora")),
       h("p", { class: "muted" }, t("home.agora_text")),
-      h("button", { class: "btn", type: "button", disabled: true, id: "agora-btn" }, t("home.agora_btn"), " \u2014 ", t("home.soon")),
+      typeof S.agoraCount === "number" && S.agoraCount > 0 ? h("p", { id: "agora-waiting" }, t("home.agora_waiting", { n: S.agoraCount })) : null,
+      h("button", { class: "btn primary", type: "button", id: "agora-btn", onclick: (ev) => busy(ev, () => Home.agora(nameInput())) }, t("home.agora_btn")),
+      h("p", { class: "muted small" }, t("home.agora_name")),
       h("h2", {}, t("home.ranking")),
-      rankingBlock(S, Home)),
+      rankingPreview(S, R, go)),
     h("section", { class: "panel home-rules" },
       h("h2", {}, t("home.how")),
       h("ul", {}, ["home.rule1", "home.rule2", "home.rule3", "home.rule4"].map((k) => h("li", {}, t(k))))));
-}
-
-function rankingBlock(S, Home) {
-  if (S.rankingAvailable === undefined) queueMicrotask(() => Home.checkRanking());
-  if (S.rankingAvailable !== true) {
-    return h("p", { class: "muted", id: "ranking" }, h("span", { class: "badge" }, t("home.soon")), " ", t("home.soon_long"));
-  }
-  if (S.ranking === undefined) {
-    return h("button", { class: "btn", type: "button", id: "ranking-btn", onclick: () => Home.ranking() }, t("home.ranking_btn"));
-  }
-  if (S.ranking === null) return h("p", { class: "muted", id: "ranking" }, t("home.soon_long"));
-  const rows = Array.isArray(S.ranking) ? S.ranking : (S.ranking.ranking || S.ranking.players || []);
-  if (!rows.length) return h("p", { class: "muted", id: "ranking" }, t("home.ranking_empty"));
-  return h("table", { class: "scores", id: "ranking" },
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("result.player")), h("th", { scope: "col" }, t("result.points")))),
-    h("tbody", {}, rows.slice(0, 50).map((r, i) => h("tr", {},
-      h("td", {}, String(r.rank ?? i + 1)), h("td", {}, String(r.name ?? r.player ?? "?")), h("td", { class: "num" }, String(r.points ?? r.score ?? ""))))));
 }
 
 function joinGate(S, Home) {

@@ -88,7 +88,7 @@ function topBar(S, A) {
   const game = S.game, hv = game.hand;
   const items = [];
   items.push(h("span", { class: "chip code-chip", title: t("wait.code") }, h("span", { class: "muted" }, t("wait.code")), " ", h("strong", { id: "table-code" }, S.code)));
-  items.push(h("span", { class: "chip" }, t(game.long ? "mode.long" : "mode.single")));
+  items.push(h("span", { class: "chip", id: "mode-chip" }, t(game.long ? "mode.long" : A.isAgora() ? "mode.agora" : "mode.single")));
   if (game.long) items.push(h("span", { class: "chip" }, t("top.hand_no", { n: game.hand_no }), game.target ? " · " + t("top.target", { n: game.target }) : ""));
   if (hv && !hv.result) {
     const c = hv.clocks;
@@ -529,7 +529,11 @@ function resultPanel(S, A) {
       h("h2", {}, t("result.game_over")),
       h("p", { class: "final-text" }, text, " ", h("span", { class: "muted" }, t("result.reason." + r.reason))),
       game.long ? h("p", {}, names.map((n) => `${n}: ${r.totals[n] ?? 0}`).join(" · ")) : null,
-      h("button", { class: "btn primary", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home"))));
+      h("div", { class: "row" },
+        h("button", { class: "btn primary", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home")),
+        A.isAgora() ? [
+          h("button", { class: "btn", type: "button", id: "btn-ranking", onclick: () => A.toRanking() }, t("btn.ranking")),
+          h("button", { class: "btn", type: "button", id: "btn-agora-again", onclick: () => A.agoraAgain() }, t("btn.agora_again"))] : null)));
   }
   return h("section", { class: "result panel", "aria-labelledby": res ? "result-title" : null, id: "result", role: "region" }, parts);
 }
