@@ -69,8 +69,10 @@ def _quiet_solver_banner() -> None:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    """Serve, with a single-game table where two bots wait for one person; print its link."""
+    """Serve, with a single-game table where two bots wait for one person; print its link
+    (and a new table's link each time a demo game is over)."""
     import asyncio
+    import os
 
     import uvicorn
 
@@ -81,7 +83,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     settings = Settings(**overrides)
-    configure(settings.log_level, settings.log_format)
+    # Table logs would bury the link: warnings only, unless asked for.
+    level = settings.log_level if "MACHIAVELOX_LOG_LEVEL" in os.environ else "WARNING"
+    configure(level, settings.log_format)
     _quiet_solver_banner()
     app = create_app(settings)
     server = uvicorn.Server(uvicorn.Config(
@@ -101,11 +105,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for srv in getattr(server, "servers", []):
             for sock in srv.sockets:
                 port = sock.getsockname()[1]
-        code = await create_demo_table(app, args.level)
         host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+        code = await create_demo_table(app, args.level)
         print(f"Machiavelox demo: two {args.level} bots are waiting for you at table {code}.\n"
               f"Open http://{host}:{port}/t/{code} in your browser to play "
               f"(Ctrl+C stops the server).", flush=True)
+        # When that game is over, two fresh bots wait at a new table.
+        while not serving.done():
+            await asyncio.wait({serving}, timeout=2.0)
+            table = app.state.registry.get(code)
+            if not serving.done() and (table is None or table.phase == "over"):
+                code = await create_demo_table(app, args.level)
+                print(f"Another game against two {args.level} bots: "
+                      f"http://{host}:{port}/t/{code}", flush=True)
         await serving
         return 0
 

@@ -46,7 +46,10 @@ class SeatOut(BaseModel):
     code: str
     url: str
     seat: str
-    #: The bots seated with the table (create with ``bots``).
+
+
+class CreatedOut(SeatOut):
+    #: The bots seated with the table (create with ``bots``; absent otherwise).
     bots: list[str] | None = None
 
 
@@ -59,7 +62,7 @@ class BotsOut(BaseModel):
 
 @router.post("", response_model_exclude_none=True)
 async def create_table(body: CreateTableIn, session: SessionDep, registry: RegistryDep,
-                       settings: SettingsDep, bots: BotSeatsDep) -> SeatOut:
+                       settings: SettingsDep, bots: BotSeatsDep) -> CreatedOut:
     """Create a table; the creator takes the first seat."""
     test_only = [k for k in ("seed", "position", "timers") if getattr(body, k) is not None]
     if test_only and not settings.test_deals:
@@ -76,9 +79,9 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
         raise ApiError(422, "bad_field", f"{e}") from None
     table, seat = await registry.create(body.mode, session, options)
     if body.bots is None:
-        return SeatOut(code=table.code, url=table.url, seat=seat)
+        return CreatedOut(code=table.code, url=table.url, seat=seat)
     names = await bots.add(table, body.bots.level, body.bots.count, body.bots.reaction)
-    return SeatOut(code=table.code, url=table.url, seat=seat, bots=names)
+    return CreatedOut(code=table.code, url=table.url, seat=seat, bots=names)
 
 
 @router.post("/{code}/join")
