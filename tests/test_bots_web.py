@@ -4,13 +4,43 @@ the Hint button highlights the suggested cards and melds."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
+import pytest
 import test_web_support as web
 from test_web_support import Browsers, api_create_table, expect
 
 from server.bots import create_demo_table
 
-live_server, chromium_browser, browsers = web.live_server, web.chromium_browser, web.browsers
+live_server = web.live_server
+
+
+@pytest.fixture(scope="module")
+def module_browser() -> Iterator[Any]:
+    """Chromium for this module only, stopped at its end: Playwright's sync API keeps an event
+    loop running in this thread while it is started, and the asyncio tests that run after this
+    module (``asyncio.run``) need none to be."""
+    if "browser" in web._SHARED:  # the browser tests already started one: share it
+        yield web._SHARED["browser"]
+        return
+    if not Path(web.CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {web.CHROMIUM}")
+    with web.sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=web.CHROMIUM, args=web.CHROMIUM_ARGS,
+                                    headless=True)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def browsers(module_browser: Any) -> Iterator[Browsers]:
+    b = Browsers(module_browser)
+    try:
+        yield b
+    finally:
+        b.close()
 
 # Ada can put 4D 4H down only by taking 4C out of the run; the bots have nothing to play.
 HINT_POSITION = {
