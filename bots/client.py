@@ -337,9 +337,10 @@ class BotPlayer:
         loop = asyncio.get_running_loop()
         while True:
             if self._closed:
-                if reader.done() and not reader.cancelled() and reader.exception() is not None:
-                    raise reader.exception()  # type: ignore[misc]
-                raise Closed("link closed")
+                exc = reader.exception() if reader.done() and not reader.cancelled() else None
+                if isinstance(exc, (Gone, Closed)):
+                    raise exc
+                raise Closed(f"link closed ({exc!r})" if exc is not None else "link closed")
             if self._over():
                 self.report.over = True
                 self.report.reason = "game over"
@@ -359,8 +360,15 @@ class BotPlayer:
             else:
                 frames = self._frames
                 elapsed = loop.time() - self._received
-                cmd_or_none = await loop.run_in_executor(
-                    self.executor or default_executor(), self.brain.decide, self.game, elapsed)
+                try:
+                    cmd_or_none = await loop.run_in_executor(
+                        self.executor or default_executor(), self.brain.decide, self.game,
+                        elapsed)
+                except Exception as e:  # noqa: BLE001 - a brain bug: wait, then think again
+                    self.brain.stats["errors"] += 1
+                    self.report.reason = f"brain error: {e!r}"
+                    self.brain.plan = []
+                    cmd_or_none = None
                 if cmd_or_none is None:
                     await self._wait_change(frames, self.idle_poll)
                     continue
