@@ -140,6 +140,8 @@ class TableSummary(_Out):
     seats: list[str]
     online: list[str]
     phase: Literal["waiting", "hand", "pause", "over"]
+    #: Matched by the agora: a competitive single game whose points go to the ranking (R22).
+    agora: bool = False
 
 
 class WelcomeOut(_Out):

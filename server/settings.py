@@ -95,6 +95,9 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = Field(
         default="text", description="`json`: one JSON object per log line (machiavelox serve)")
     max_tables: PositiveInt = 10000
+    #: Friendly tables one player may have waiting for players at once (abuse: a single
+    #: token filling the server with empty tables).
+    max_waiting_tables_per_player: PositiveInt = 5
     table_idle_ttl: PositiveFloat = Field(
         default=3600.0, description="seconds a waiting or finished table with nobody connected is kept")
     session_max_age: PositiveFloat = Field(default=30 * 24 * 3600.0,

@@ -42,9 +42,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine import cards as C
 from engine.errors import Refused
 from engine.game import Game
 from engine.hand import Command, Event, Hand
+from engine.melds import is_valid
 from engine.rules import RuleSet
 
 from .connection import Connection
@@ -100,6 +102,12 @@ class TooManyTables(TableError):
     status = 503
 
 
+class TooManyWaiting(TableError):
+    """One player holding too many tables that wait for players (a flood of creations)."""
+
+    status = 429
+
+
 # ---------------------------------------------------------------------------- deals
 
 
@@ -118,7 +126,11 @@ class DealOptions:
         """Raise ``ValueError`` when the position cannot be set up."""
         if self.position is not None:
             placeholders = position_players(self.position)
-            _hand_from_position(placeholders, self.position, self.rules)
+            hand = _hand_from_position(placeholders, self.position, self.rules)
+            for mid, cards in hand.table().items():
+                if not is_valid(cards, self.rules):
+                    raise ValueError(f"position.table meld {mid} ({' '.join(C.names(cards))})"
+                                     " is not a valid run or set")
 
     def resolve(self, seats: list[str]) -> DealSpec:
         """The deal for these seat names (in join order)."""
@@ -328,6 +340,8 @@ class Table:
     metrics: Metrics | None = None
     #: An agora table: its finished hand's points go to the ranking (R22).
     agora: bool = False
+    #: The player id of whoever created it (a per-player limit on waiting tables).
+    creator_id: str | None = None
 
     def __post_init__(self) -> None:
         self.tlog = TableLog(self.code)
@@ -365,7 +379,8 @@ class Table:
     def summary(self) -> TableSummary:
         return TableSummary(code=self.code, mode=self.mode, url=self.url,
                             seats=[s.name for s in self.seats],
-                            online=[s.name for s in self.seats if s.live > 0], phase=self.phase)
+                            online=[s.name for s in self.seats if s.live > 0], phase=self.phase,
+                            agora=self.agora)
 
     def seat_of(self, player_id: str | None) -> str | None:
         for s in self.seats:
@@ -790,8 +805,15 @@ class TableRegistry:
         matched by the agora, its finished hand counts in the ranking."""
         if len(self.tables) >= self.settings.max_tables:
             raise TooManyTables("too_many_tables", "The server is full: try again later.")
+        waiting = sum(1 for t in self.tables.values()
+                      if t.phase == "waiting" and t.creator_id == creator.player_id)
+        if not agora and waiting >= self.settings.max_waiting_tables_per_player:
+            raise TooManyWaiting(
+                "too_many_waiting_tables",
+                f"You already have {waiting} tables waiting for players: play or leave one first.")
         table = Table(self._new_code(), mode, options, self.settings, store=self.store,
                       metrics=self.metrics, agora=agora)
+        table.creator_id = creator.player_id
         self.tables[table.code] = table
         table.start()
         seat = await table.join(creator)
