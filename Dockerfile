@@ -13,6 +13,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY server ./server
+COPY bots ./bots
 COPY web ./web
 # Editable install: the server serves web/ from beside its own package, so the code stays in /app.
 RUN pip install --no-cache-dir -e .

@@ -92,3 +92,16 @@ def test_console_script_points_at_cli() -> None:
     with open(REPO_ROOT / "pyproject.toml", "rb") as f:
         project = tomllib.load(f)["project"]
     assert project["scripts"]["machiavelox"] == "server.cli:main"
+
+
+def test_the_image_copies_every_package_the_project_installs() -> None:
+    """The server imports engine, server and bots: an image without one cannot start."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    include = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"]["find"]["include"]
+    packages = sorted(p.rstrip("*") for p in include)
+    dockerfile = (root / "Dockerfile").read_text()
+    for pkg in packages + ["web"]:
+        assert f"COPY {pkg} ./{pkg}" in dockerfile, f"Dockerfile does not copy {pkg}/"
