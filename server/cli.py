@@ -42,6 +42,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
     settings = Settings(**overrides)
     configure(settings.log_level, settings.log_format)
+    _quiet_solver_banner()  # bots and hints use the solver: keep its banner off the logs
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
                 log_level=settings.log_level.lower(), ws_max_size=settings.ws_max_size)
     return 0
