@@ -132,6 +132,10 @@ def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browse
         expect(page.locator("#board")).to_be_visible()
         expect(page.locator("#conn-status")).to_have_text("Connected")
         expect(page.locator("#mode-chip")).to_have_text("Agora hand")
+        # The server's summary says so; hints are refused at agora tables: no Hint button.
+        assert page.evaluate("window.__mvx.S.table.agora") is True
+        expect(page.locator("#btn-draw")).to_be_visible()
+        expect(page.locator("#btn-hint")).to_have_count(0)
     code = ada.locator("#table-code").first.text_content()
     assert bob.url.endswith(f"/t/{code}") and cy.url.endswith(f"/t/{code}")
     assert queue_size(live_server) == 0

@@ -57,6 +57,9 @@ export const S = {
   fresh: new Map(),       // face -> how many copies just arrived in my hand
   lastHand: null,
   hint: null,             // the last hint: {cards: Map face -> copies, melds: Set, table: Set "meld:face"}
+  botLevel: "casual",     // the level the waiting room's "Add a bot" seats
+  botBusy: false,         // a bot request is on its way
+  botError: null,         // the server's sentence for the last refused bot request
 };
 
 // ---------------------------------------------------------------- routing
@@ -118,6 +121,8 @@ function leaveTableView() {
   S.lastHand = null;
   S.fresh = new Map();
   S.hint = null;
+  S.botBusy = false;
+  S.botError = null;
 }
 
 // ---------------------------------------------------------------- session and tables
@@ -144,6 +149,34 @@ function apiErrorText(e) {
   if (known) return known;
   if (getLang() === "en" && e.message) return e.message;
   return refusalText(e.code, e.message);
+}
+
+/** A refused bot request: the server's sentence (in English), else its translation by code. */
+function botErrorText(e) {
+  if (e.code === "network") return t("err.network");
+  if (getLang() === "en" && e.message) return e.message;
+  return t("bots.err." + e.code, {}, null) || apiErrorText(e);
+}
+
+// Bot seats. The TABLE_SUMMARY does not say which seats are bots: this browser remembers the
+// names the bot endpoint answered with (per table, sessionStorage), and otherwise recognises
+// the names the server gives its bots ("Casual bot", "Shark bot 2").
+const BOT_NAME = /^(Casual|Shark) bot( \d+)?$/;
+function rememberedBots(code) {
+  try { const v = JSON.parse(sessionStorage.getItem("mvx.bots." + code) || "[]"); return Array.isArray(v) ? v : []; } catch (e) { return []; }
+}
+function rememberBots(code, names) {
+  try { sessionStorage.setItem("mvx.bots." + code, JSON.stringify([...new Set([...rememberedBots(code), ...names])])); } catch (e) { /* fine */ }
+}
+function isBotSeat(name) {
+  return typeof name === "string" && (BOT_NAME.test(name) || (!!S.code && rememberedBots(S.code).includes(name)));
+}
+
+/** Was this table matched by the agora? The server's summary says so; older servers do not,
+ * and then this browser's own memory of its agora tables decides. */
+function isAgoraTable() {
+  if (S.table && typeof S.table.agora === "boolean") return S.table.agora;
+  return !!S.code && isAgoraCode(S.code);
 }
 
 export const Home = {
@@ -789,8 +822,33 @@ export const Actions = {
   reconnectNow() {
     if (S.conn) { S.conn.attempt = 0; S.conn.dropForTest(); }
   },
-  /** Was this table matched by the agora (remembered by this browser)? */
-  isAgora: () => !!S.code && isAgoraCode(S.code),
+  /** Was this table matched by the agora (the server's flag, else this browser's memory)? */
+  isAgora: () => isAgoraTable(),
+  /** Is this seat one of the server's bots? */
+  isBot: (name) => isBotSeat(name),
+  setBotLevel(level) {
+    S.botLevel = level === "shark" ? "shark" : "casual";
+    render();
+  },
+  /** Seat one bot of the chosen level in a free seat (a friendly table, before the deal). */
+  async addBot() {
+    if (!S.session || !S.code || S.botBusy) return;
+    const code = S.code;
+    S.botBusy = true;
+    S.botError = null;
+    render();
+    try {
+      const res = await api("POST", `/api/tables/${encodeURIComponent(code)}/bots`,
+        { level: S.botLevel === "shark" ? "shark" : "casual", count: 1 }, S.session.token);
+      rememberBots(code, Array.isArray(res.bots) ? res.bots : []);
+      if (S.code === code) announce(t("bots.added", { names: (res.bots || []).join(", ") }));
+    } catch (e) {
+      if (S.code === code) S.botError = e instanceof ApiError ? botErrorText(e) : String(e);
+    } finally {
+      if (S.code === code) S.botBusy = false;
+      render(); // the seats themselves come with the socket's "table" message
+    }
+  },
   toRanking() { forgetFinishedTable(); navigate("/#ranking"); },
   agoraAgain() {
     forgetFinishedTable();

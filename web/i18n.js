@@ -95,6 +95,8 @@ const en = {
   "wait.link": "Invitation link", "wait.copy": "Copy link", "wait.copied": "Copied.", "wait.copy_failed": "Copy it by hand.",
   "wait.seats": "Seats ({n}/3)", "wait.empty_seat": "free seat", "wait.starts": "The hand is dealt as soon as the third player sits down.",
   "mode.single": "Single game", "mode.long": "Long game",
+  "bots.title": "Add a bot", "bots.text": "No friends at hand? A bot takes a free seat and plays by the same rules.", "bots.level.casual": "Casual", "bots.level.casual.text": "gentle: lays what its hand holds", "bots.level.shark": "Shark", "bots.level.shark.text": "strong: reworks the table",
+  "bots.add": "Add a bot", "bots.added": "{names} sat down.", "bots.badge": "bot", "bots.err.not_seated": "Only a player seated at this table can add bots.", "bots.err.no_bots": "Bots only sit at friendly tables.", "bots.err.table_full": "There is no free seat for a bot.",
   "table.unavailable": "Table unavailable", "table.spectating": "You are watching this table.", "table.no_hand": "No hand is being played.",
 
   "top.hand_no": "Hand {n}", "top.target": "target {n}",
@@ -349,6 +351,8 @@ const it = {
   "wait.link": "Link di invito", "wait.copy": "Copia il link", "wait.copied": "Copiato.", "wait.copy_failed": "Copialo a mano.",
   "wait.seats": "Posti ({n}/3)", "wait.empty_seat": "posto libero", "wait.starts": "La mano comincia appena si siede il terzo giocatore.",
   "mode.single": "Partita singola", "mode.long": "Partita lunga",
+  "bots.title": "Aggiungi un bot", "bots.text": "Nessun amico a portata di mano? Un bot prende un posto libero e gioca con le stesse regole.", "bots.level.casual": "Tranquillo", "bots.level.casual.text": "gentile: cala quello che ha in mano", "bots.level.shark": "Squalo", "bots.level.shark.text": "forte: rimaneggia il tavolo",
+  "bots.add": "Aggiungi un bot", "bots.added": "{names} si è seduto.", "bots.badge": "bot", "bots.err.not_seated": "Solo chi è seduto a questo tavolo può aggiungere bot.", "bots.err.no_bots": "I bot siedono solo ai tavoli amichevoli.", "bots.err.table_full": "Non c'è un posto libero per un bot.",
   "table.unavailable": "Tavolo non disponibile", "table.spectating": "Stai guardando questo tavolo.", "table.no_hand": "Nessuna mano in corso.",
 
   "top.hand_no": "Mano {n}", "top.target": "obiettivo {n}",
@@ -603,6 +607,8 @@ const nl = {
   "wait.link": "Uitnodigingslink", "wait.copy": "Link kopiëren", "wait.copied": "Gekopieerd.", "wait.copy_failed": "Kopieer hem met de hand.",
   "wait.seats": "Plaatsen ({n}/3)", "wait.empty_seat": "vrije plaats", "wait.starts": "De hand begint zodra de derde speler aanschuift.",
   "mode.single": "Enkel spel", "mode.long": "Lang spel",
+  "bots.title": "Een bot toevoegen", "bots.text": "Geen vrienden bij de hand? Een bot neemt een vrije plaats en speelt volgens dezelfde regels.", "bots.level.casual": "Rustig", "bots.level.casual.text": "zachtaardig: legt uit wat zijn hand heeft", "bots.level.shark": "Haai", "bots.level.shark.text": "sterk: herschikt de tafel",
+  "bots.add": "Een bot toevoegen", "bots.added": "{names} schoof aan.", "bots.badge": "bot", "bots.err.not_seated": "Alleen een speler aan deze tafel kan bots toevoegen.", "bots.err.no_bots": "Bots zitten alleen aan vriendschappelijke tafels.", "bots.err.table_full": "Er is geen vrije plaats voor een bot.",
   "table.unavailable": "Tafel niet beschikbaar", "table.spectating": "Je kijkt mee aan deze tafel.", "table.no_hand": "Er wordt geen hand gespeeld.",
 
   "top.hand_no": "Hand {n}", "top.target": "doel {n}",

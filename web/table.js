@@ -23,13 +23,13 @@ export function renderTable(S, A) {
       h("p", {}, S.fatal),
       h("button", { class: "btn primary", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home")));
   }
-  if (!S.game) return waitingRoom(S);
+  if (!S.game) return waitingRoom(S, A);
   return gameScreen(S, A);
 }
 
 // ---------------------------------------------------------------- waiting room
 
-function waitingRoom(S) {
+function waitingRoom(S, A) {
   const tb = S.table;
   const link = `${location.origin}/t/${S.code}`;
   const seats = tb ? tb.seats : [];
@@ -48,10 +48,34 @@ function waitingRoom(S) {
       h("span", { id: "copy-state", class: "muted", "aria-live": "polite" })),
     h("h3", {}, t("wait.seats", { n: seats.length })),
     h("ol", { class: "seat-list", id: "seat-list" },
-      [0, 1, 2].map((i) => h("li", { class: `seat seat-c${i}` + (seats[i] ? "" : " empty") },
-        seats[i] ? [seats[i], seats[i] === S.seat || (S.session && seats[i] === S.session.name) ? ` (${t("word.you")})` : ""] : t("wait.empty_seat")))),
+      [0, 1, 2].map((i) => {
+        const bot = !!seats[i] && A.isBot(seats[i]);
+        return h("li", { class: `seat seat-c${i}` + (seats[i] ? "" : " empty") + (bot ? " bot" : ""), dataset: bot ? { bot: "1" } : {} },
+          seats[i] ? [seats[i], seats[i] === S.seat || (S.session && seats[i] === S.session.name) ? ` (${t("word.you")})` : "",
+            bot ? [" ", h("span", { class: "badge bot-badge" }, t("bots.badge"))] : null] : t("wait.empty_seat"));
+      })),
     h("p", { class: "muted" }, t(S.connState === "open" ? "wait.starts" : "conn." + S.connState)),
+    botControl(S, A, tb, seats),
     S.spectator ? h("p", { class: "note" }, t("table.spectating")) : null);
+}
+
+/** "Add a bot" for a player seated at a friendly table: one bot of the chosen level per click. */
+function botControl(S, A, tb, seats) {
+  if (!tb || tb.agora || S.spectator || !S.seat || !seats.includes(S.seat)) return null;
+  const open = tb.phase === "waiting" && seats.length < 3 && !S.game;
+  const level = S.botLevel === "shark" ? "shark" : "casual";
+  const radio = (value) => h("label", { class: "bot-level" },
+    h("input", { type: "radio", name: "bot-level", value, id: `bot-level-${value}`, checked: level === value ? true : null,
+      disabled: !open || S.botBusy ? true : null, onchange: () => A.setBotLevel(value) }),
+    " ", h("strong", {}, t("bots.level." + value)), " ", h("span", { class: "muted" }, t("bots.level." + value + ".text")));
+  return h("fieldset", { class: "bots", id: "bot-control" },
+    h("legend", {}, t("bots.title")),
+    h("p", { class: "muted small" }, t("bots.text")),
+    h("div", { class: "row bot-levels" }, radio("casual"), radio("shark")),
+    h("div", { class: "row" },
+      h("button", { class: "btn", type: "button", id: "btn-add-bot", disabled: !open || S.botBusy ? true : null, onclick: () => A.addBot() },
+        t("bots.add"))),
+    S.botError ? h("p", { class: "error", role: "alert", id: "bot-error" }, S.botError) : null);
 }
 
 // ---------------------------------------------------------------- game screen
@@ -157,6 +181,7 @@ function playerPanel(S, p, isMe) {
   if (p.stop_used) badges.push(h("span", { class: "badge" }, t("player.stop_used")));
   if (seat && game.phase === "pause" && seat.ready) badges.push(h("span", { class: "badge ok" }, t("player.ready")));
   if (seat && !seat.in_game) badges.push(h("span", { class: "badge bad" }, t("player.left_game")));
+  if (S.actions && S.actions.isBot(p.name)) badges.push(h("span", { class: "badge bot-badge" }, t("bots.badge")));
 
   const rows = [];
   rows.push(h("div", { class: "counts" },
@@ -421,7 +446,8 @@ function myArea(S, A, mine) {
     buttons.push(btn("new", t("btn.to_new"), "N", () => A.toNew(), { disabled: !(tableSel || hold || stagedSel || handSel) }));
     buttons.push(btn("end", t("btn.end"), "E", () => A.end(), { disabled: !hasOpen }));
     buttons.push(btn("cancel", t("btn.cancel_play"), "X", () => A.cancel(), { disabled: !hasOpen }));
-    buttons.push(btn("hint", t("btn.hint"), null, () => A.hint(), { cls: "ghost", disabled: hasOpen || frozenByOther }));
+    // No Hint at agora tables: the server refuses hints there (no_hints).
+    if (!A.isAgora()) buttons.push(btn("hint", t("btn.hint"), null, () => A.hint(), { cls: "ghost", disabled: hasOpen || frozenByOther }));
     if (iCalledStop) buttons.push(btn("give-up", t("btn.give_up"), null, () => A.giveUp(), { cls: "danger" }));
     else buttons.push(btn("stop", t("btn.stop"), "!", () => A.stop(), { cls: "stop", disabled: mine.stop_used || !!hv.clocks.freeze || !!hv.tiebreak }));
     buttons.push(btn("leave", t("btn.leave"), null, () => A.leaveHand(), { cls: "ghost danger-text" }));
