@@ -174,6 +174,8 @@ class BotSeats:
         seats = []
         for _ in range(count):
             _, session = self.sessions.issue(BOT_NAMES[level])
+            pid = session.player_id
+            await table.call(lambda: table.bot_ids.add(pid))
             seat = await table.join(session)
             self.start(table, session, seat, level, reaction)
             seats.append(seat)

@@ -142,6 +142,8 @@ class TableSummary(_Out):
     phase: Literal["waiting", "hand", "pause", "over"]
     #: Matched by the agora: a competitive single game whose points go to the ranking (R22).
     agora: bool = False
+    #: The seats held by bots (``server.bots``).
+    bots: list[str] = []
 
 
 class WelcomeOut(_Out):

@@ -342,6 +342,8 @@ class Table:
     agora: bool = False
     #: The player id of whoever created it (a per-player limit on waiting tables).
     creator_id: str | None = None
+    #: The player ids of the bots seated here (shown in the summary).
+    bot_ids: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.tlog = TableLog(self.code)
@@ -380,7 +382,8 @@ class Table:
         return TableSummary(code=self.code, mode=self.mode, url=self.url,
                             seats=[s.name for s in self.seats],
                             online=[s.name for s in self.seats if s.live > 0], phase=self.phase,
-                            agora=self.agora)
+                            agora=self.agora,
+                            bots=[s.name for s in self.seats if s.player_id in self.bot_ids])
 
     def seat_of(self, player_id: str | None) -> str | None:
         for s in self.seats:

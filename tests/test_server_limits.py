@@ -65,3 +65,13 @@ def test_a_friendly_table_says_it_is_not_an_agora_table(http: httpx.Client) -> N
     r = http.post("/api/tables", json={"mode": "long"}, headers=token(http, "Eve"))
     info = http.get(f"/api/tables/{r.json()['code']}").json()
     assert info["agora"] is False and info["mode"] == "long"
+
+
+def test_the_table_summary_names_the_bot_seats(http: httpx.Client) -> None:
+    ada = token(http, "Flo")
+    code = http.post("/api/tables", json={"mode": "single"}, headers=ada).json()["code"]
+    r = http.post(f"/api/tables/{code}/bots", json={"level": "casual", "count": 1}, headers=ada)
+    assert r.status_code == 200, r.text
+    info = http.get(f"/api/tables/{code}").json()
+    assert info["bots"] == r.json()["bots"] and len(info["bots"]) == 1
+    assert "Flo" in info["seats"] and "Flo" not in info["bots"]
