@@ -158,9 +158,9 @@ function botErrorText(e) {
   return t("bots.err." + e.code, {}, null) || apiErrorText(e);
 }
 
-// Bot seats. The TABLE_SUMMARY does not say which seats are bots: this browser remembers the
-// names the bot endpoint answered with (per table, sessionStorage), and otherwise recognises
-// the names the server gives its bots ("Casual bot", "Shark bot 2").
+// Bot seats. The TABLE_SUMMARY lists them (`bots`); with an older server that does not, this
+// browser remembers the names the bot endpoint answered with (per table, sessionStorage), and
+// otherwise recognises the names the server gives its bots ("Casual bot", "Shark bot 2").
 const BOT_NAME = /^(Casual|Shark) bot( \d+)?$/;
 function rememberedBots(code) {
   try { const v = JSON.parse(sessionStorage.getItem("mvx.bots." + code) || "[]"); return Array.isArray(v) ? v : []; } catch (e) { return []; }
@@ -169,7 +169,9 @@ function rememberBots(code, names) {
   try { sessionStorage.setItem("mvx.bots." + code, JSON.stringify([...new Set([...rememberedBots(code), ...names])])); } catch (e) { /* fine */ }
 }
 function isBotSeat(name) {
-  return typeof name === "string" && (BOT_NAME.test(name) || (!!S.code && rememberedBots(S.code).includes(name)));
+  if (typeof name !== "string") return false;
+  if (S.table && Array.isArray(S.table.bots)) return S.table.bots.includes(name);
+  return BOT_NAME.test(name) || (!!S.code && rememberedBots(S.code).includes(name));
 }
 
 /** Was this table matched by the agora? The server's summary says so; older servers do not,
