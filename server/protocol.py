@@ -228,11 +228,26 @@ def dump(msg: _Out) -> str:
 # ---------------------------------------------------------------------------- parsing
 
 
+#: What each field of a client message must be, in words a person reads (instead of the
+#: validator's internals such as ``to.int: Input should be a valid integer``).
+FIELD_HELP = {
+    "id": "a text of 1 to 64 characters or a whole number",
+    "do": "a command name, like draw, stage, add, move or end",
+    "card": 'one card, written like "10H" or "QS"',
+    "cards": 'a list of cards, like ["7C", "8C", "9C"]',
+    "meld": "a meld id, a whole number",
+    "to": 'a meld id (a whole number) or "new"',
+    "last_version": "a whole number, 0 or more",
+}
+
+
 def _describe(err: ValidationError, kind: str) -> str:
     first = err.errors(include_url=False)[0]
     parts = [str(x) for x in first.get("loc", ())]
     if parts and parts[0] == kind:  # the union's tag
         parts = parts[1:]
+    if parts and parts[0] in FIELD_HELP and first.get("type") != "missing":
+        return f'The field "{parts[0]}" must be {FIELD_HELP[parts[0]]}.'
     loc = ".".join(parts)
     msg = str(first.get("msg", "invalid"))
     msg = msg.removeprefix("Value error, ")

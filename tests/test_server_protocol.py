@@ -240,3 +240,15 @@ def test_a_flooding_client_is_read_more_slowly() -> None:
         elapsed = run(go())
     # 20 at once, then 200 at 500 a second: at least 0.4 s.
     assert elapsed >= 0.38, elapsed
+
+
+def test_bad_fields_are_explained_in_words_not_validator_internals() -> None:
+    from server.protocol import ErrorOut, parse_client
+
+    for raw, field in [('{"type":"command","id":1.5,"do":"draw"}', "id"),
+                       ('{"type":"command","id":"a","do":"drop","to":"NEW"}', "to"),
+                       ('{"type":"command","id":"a","do":"add","card":7,"meld":1}', "card")]:
+        out = parse_client(raw)
+        assert isinstance(out, ErrorOut) and out.code == "bad_field"
+        assert out.message.startswith(f'The field "{field}" must be'), out.message
+        assert "Input should" not in out.message and ".int" not in out.message
