@@ -40,6 +40,7 @@ const en = {
   "a11y.home": "Machiavelox home", "a11y.dismiss": "Dismiss", "a11y.opponents": "Opponents",
   "a11y.board": "The table", "a11y.notices": "Notices", "a11y.status": "Table status and clocks",
   "a11y.skip": "Skip to content", "a11y.you": "You, {name}", "a11y.player": "Player {name}", "a11y.actions": "Actions",
+  "a11y.my_clocks": "Game clocks",
   "conn.connecting": "Connecting…", "conn.open": "Connected", "conn.closed": "Offline", "conn.failed": "Disconnected",
 
   "home.tagline": "Real-time Machiavelli for three: no turns, everyone plays at once, first to empty their hand wins.",
@@ -296,6 +297,7 @@ const it = {
   "a11y.home": "Pagina iniziale di Machiavelox", "a11y.dismiss": "Chiudi", "a11y.opponents": "Avversari",
   "a11y.board": "Il tavolo", "a11y.notices": "Avvisi", "a11y.status": "Stato del tavolo e orologi",
   "a11y.skip": "Vai al contenuto", "a11y.you": "Tu, {name}", "a11y.player": "Giocatore {name}", "a11y.actions": "Azioni",
+  "a11y.my_clocks": "Orologi di gioco",
   "conn.connecting": "Connessione…", "conn.open": "Connesso", "conn.closed": "Non in linea", "conn.failed": "Disconnesso",
 
   "home.tagline": "Machiavelli in tempo reale per tre: niente turni, tutti giocano insieme, vince chi svuota per primo la mano.",
@@ -552,6 +554,7 @@ const nl = {
   "a11y.home": "Startpagina van Machiavelox", "a11y.dismiss": "Sluiten", "a11y.opponents": "Tegenstanders",
   "a11y.board": "De tafel", "a11y.notices": "Meldingen", "a11y.status": "Tafelstatus en klokken",
   "a11y.skip": "Naar de inhoud", "a11y.you": "Jij, {name}", "a11y.player": "Speler {name}", "a11y.actions": "Acties",
+  "a11y.my_clocks": "Spelklokken",
   "conn.connecting": "Verbinden…", "conn.open": "Verbonden", "conn.closed": "Offline", "conn.failed": "Verbroken",
 
   "home.tagline": "Machiavelli in real time voor drie: geen beurten, iedereen speelt tegelijk, wie als eerste zijn hand leeg heeft wint.",

@@ -114,30 +114,40 @@ function topBar(S, A) {
   items.push(h("span", { class: "chip code-chip", title: t("wait.code") }, h("span", { class: "muted" }, t("wait.code")), " ", h("strong", { id: "table-code" }, S.code)));
   items.push(h("span", { class: "chip", id: "mode-chip" }, t(game.long ? "mode.long" : A.isAgora() ? "mode.agora" : "mode.single")));
   if (game.long) items.push(h("span", { class: "chip" }, t("top.hand_no", { n: game.hand_no }), game.target ? " · " + t("top.target", { n: game.target }) : ""));
+  items.push(...clockChips(S, "clock-"));
+  items.push(h("span", { class: "spacer" }));
+  items.push(h("button", { class: "btn ghost", type: "button", onclick: () => A.toggleHelp(), "aria-expanded": String(!!S.showHelp), "aria-keyshortcuts": "?" }, t("btn.help")));
+  return h("div", { class: "topbar", role: "region", "aria-label": t("a11y.status") }, items);
+}
+
+/** The game clocks as chips (Inactivity, Stop!, tie-break, pause). The top bar shows them with
+ * ids "clock-…"; the player's own area repeats them ("my-clock-…") beside the hand, so they
+ * stay in sight when the table is big and the page is scrolled down to the hand. */
+function clockChips(S, prefix) {
+  const game = S.game, hv = game.hand;
+  const items = [];
   if (hv && !hv.result) {
     const c = hv.clocks;
     if (c.inactivity !== null && c.inactivity !== undefined) {
-      items.push(h("span", { class: "chip clock-chip", id: "clock-inactivity" }, h("span", {}, t("clock.inactivity")), " ",
+      items.push(h("span", { class: "chip clock-chip", id: prefix + "inactivity" }, h("span", {}, t("clock.inactivity")), " ",
         clockEl(c.inactivity, { total: hv.timers.inactivity, label: t("clock.inactivity") })));
     }
     if (c.freeze) {
-      items.push(h("span", { class: "chip clock-chip freeze", id: "clock-freeze", style: `--c:${colourVar(game, c.freeze.caller)}` },
+      items.push(h("span", { class: "chip clock-chip freeze", id: prefix + "freeze", style: `--c:${colourVar(game, c.freeze.caller)}` },
         h("span", {}, t(c.freeze.caller === S.seat ? "clock.freeze.me" : "clock.freeze", { name: c.freeze.caller })), " ",
         clockEl(c.freeze.until, { total: hv.timers.freeze, label: t("clock.freeze", { name: c.freeze.caller }) })));
     }
     if (c.tiebreak) {
-      items.push(h("span", { class: "chip clock-chip tiebreak", id: "clock-tiebreak" },
+      items.push(h("span", { class: "chip clock-chip tiebreak", id: prefix + "tiebreak" },
         h("span", {}, t("clock.tiebreak", { names: c.tiebreak.players.join(" · ") })), " ",
         clockEl(c.tiebreak.until, { total: hv.timers.tiebreak, label: t("clock.tiebreak", { names: c.tiebreak.players.join(", ") }) })));
     }
   }
   if (game.phase === "pause" && game.pause_until !== null) {
-    items.push(h("span", { class: "chip clock-chip", id: "clock-pause" }, h("span", {}, t("clock.pause")), " ",
+    items.push(h("span", { class: "chip clock-chip", id: prefix + "pause" }, h("span", {}, t("clock.pause")), " ",
       clockEl(game.pause_until, { frame: "game", total: hv ? hv.timers.pause : 60, label: t("clock.pause") })));
   }
-  items.push(h("span", { class: "spacer" }));
-  items.push(h("button", { class: "btn ghost", type: "button", onclick: () => A.toggleHelp(), "aria-expanded": String(!!S.showHelp), "aria-keyshortcuts": "?" }, t("btn.help")));
-  return h("div", { class: "topbar", role: "region", "aria-label": t("a11y.status") }, items);
+  return items;
 }
 
 function bannerRow(S) {
@@ -493,8 +503,16 @@ function myArea(S, A, mine) {
     h("div", { class: "me-play panel" },
       active || mine.staging.length ? staging : null,
       buttons.length ? h("div", { class: "actions", role: "toolbar", "aria-label": t("a11y.actions") }, buttons) : null,
+      myClocks(S),
       h("p", { class: "sel-hint muted", "aria-live": "polite", id: "sel-hint" }, hint),
       handZone));
+}
+
+/** The game clocks again, just above the hand (the top bar scrolls away on a big table). */
+function myClocks(S) {
+  const chips = clockChips(S, "my-clock-");
+  if (!chips.length) return null;
+  return h("div", { class: "my-clocks", id: "my-clocks", role: "group", "aria-label": t("a11y.my_clocks") }, chips);
 }
 
 function selectionHintKey(S) {
