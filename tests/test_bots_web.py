@@ -1,5 +1,5 @@
 """The browser with bots: a newcomer takes the free seat of a demo table and the bots play;
-the Hint button highlights the suggested cards and melds."""
+the Hint button shows the suggested play step by step."""
 
 from __future__ import annotations
 
@@ -72,36 +72,75 @@ def test_a_newcomer_takes_the_free_seat_of_a_demo_table(live_server, browsers: B
     browsers.assert_no_console_errors()
 
 
-def test_the_hint_button_highlights_the_suggested_play(live_server, browsers: Browsers) -> None:
+def test_the_hint_button_shows_the_play_step_by_step(live_server, browsers: Browsers) -> None:
     code, session = api_create_table(live_server, "Ada", position=HINT_POSITION,
                                      bots={"level": "casual", "count": 2, "reaction": 0.3})
     ada = browsers.page("ada-hint", session=session)
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#board")).to_be_visible()
+    hinted_hand = ada.locator("#my-hand .card.hinted")
+
+    # A hint that the player does not follow goes stale: its highlights go at once.
+    ada.click("#btn-hint")
+    expect(ada.locator("#hint-steps li")).to_have_count(5)
+    expect(hinted_hand).to_have_count(1)
+    ada.click("#my-hand .card[data-face='KD']")
+    ada.click(".zone.staging")
+    expect(ada.locator("#hint-progress")).to_contain_text("Out of date")
+    expect(ada.locator(".card.hinted, .meld.hinted")).to_have_count(0)
+    ada.click("#my-staging .card[data-face='KD']")
+    ada.click(".zone.hand")
+    expect(ada.locator("#my-staging .card")).to_have_count(0)
+
+    # Asked again: the play as numbered steps in words; only the current step is highlighted.
     ada.click("#btn-hint")
     expect(ada.locator("#toast")).to_contain_text("Hint: put down")
-    expect(ada.locator("#my-hand .card.hinted")).to_have_count(2)
-    assert sorted(ada.eval_on_selector_all("#my-hand .card.hinted", "els => els.map(e => e.dataset.face)")) == ["4D", "4H"]
+    steps = ada.locator("#hint-steps li")
+    expect(steps).to_have_count(5)
+    expect(steps.nth(0)).to_have_text("Stage 4♦")
+    expect(steps.nth(1)).to_have_text("Stage 4♥")
+    expect(steps.nth(2)).to_have_text("Move 4♣ from meld 1 to a new meld (N1)")
+    expect(steps.nth(3)).to_have_text("Place 4♦ on new meld N1")
+    expect(ada.locator("#hint-progress")).to_contain_text("Step 1 of 5: Stage 4♦")
+    expect(hinted_hand).to_have_count(1)
+    expect(hinted_hand).to_have_attribute("data-face", "4D")
+    expect(ada.locator(".meld.hinted")).to_have_count(0)
+    browsers.shot(ada, "bots-hint")
+    # Stepping through without playing moves the highlights along.
+    ada.click("#hint-next")
+    expect(hinted_hand).to_have_attribute("data-face", "4H")
+    ada.click("#hint-next")
+    expect(ada.locator("#hint-progress")).to_contain_text("Step 3 of 5")
+    expect(hinted_hand).to_have_count(0)
     expect(ada.locator(".meld[data-meld='1'].hinted")).to_be_visible()
     expect(ada.locator(".meld[data-meld='1'] .card.hinted[data-face='4C']")).to_be_visible()
+    expect(ada.locator(".new-meld.hinted")).to_be_visible()
     expect(ada.locator(".meld[data-meld='2'].hinted")).to_have_count(0)
-    browsers.shot(ada, "bots-hint")
-    # Carried out, the hint's cards are gone from the hand and the highlights with them.
+    ada.click("#hint-prev")
+    ada.click("#hint-prev")
+    expect(hinted_hand).to_have_attribute("data-face", "4D")
+
+    # Carried out step by step, the hint follows: done steps are struck, the next one shows.
     for face in ("4D", "4H"):
         ada.click(f"#my-hand .card[data-face='{face}']")
     ada.click(".zone.staging")
-    expect(ada.locator("#my-staging .card.hinted")).to_have_count(2)
+    expect(ada.locator("#hint-progress")).to_contain_text("Step 3 of 5")
+    expect(ada.locator("#hint-steps li.done")).to_have_count(2)
+    expect(ada.locator(".meld[data-meld='1'] .card.hinted[data-face='4C']")).to_be_visible()
     ada.click(".meld[data-meld='1'] .card[data-face='4C']")
     ada.click("#btn-new")
     new_meld = ada.locator(".meld .card[data-face='4C']").locator("xpath=ancestor::div[contains(@class,'meld ')]")
     expect(new_meld).to_have_count(1)
     meld_id = new_meld.get_attribute("data-meld")
     assert meld_id != "1"
+    expect(ada.locator("#hint-progress")).to_contain_text(f"Step 4 of 5: Place 4♦ on meld {meld_id}")
+    expect(ada.locator("#my-staging .card.hinted")).to_have_count(1)
+    expect(ada.locator(f".meld[data-meld='{meld_id}'].hinted")).to_be_visible()
     for face in ("4D", "4H"):
         ada.click(f"#my-staging .card[data-face='{face}']")
         ada.click(f".meld[data-meld='{meld_id}']")
-    expect(ada.locator("#my-hand .card.hinted")).to_have_count(0)
-    expect(ada.locator(".meld.hinted")).to_have_count(0)
+    expect(ada.locator("#hint-box")).to_have_count(0)
+    expect(ada.locator(".card.hinted, .meld.hinted")).to_have_count(0)
     # Nothing left to put down: the hint says to draw.
     ada.click("#btn-hint")
     expect(ada.locator("#toast")).to_contain_text("draw a card")

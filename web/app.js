@@ -56,7 +56,7 @@ export const S = {
   showHelp: false,
   fresh: new Map(),       // face -> how many copies just arrived in my hand
   lastHand: null,
-  hint: null,             // the last hint: {cards: Map face -> copies, melds: Set, table: Set "meld:face"}
+  hint: null,             // the last hint: {steps, index (the current step), created: Map "n1" -> meld id, snap, stale}
   botLevel: "casual",     // the level the waiting room's "Add a bot" seats
   botBusy: false,         // a bot request is on its way
   botError: null,         // the server's sentence for the last refused bot request
@@ -418,7 +418,7 @@ function applyGame(game) {
   setClockBase(hv ? hv.t : null, game ? game.game_t : null);
   const mine = hv && hv.hand ? hv.hand : [];
   markFresh(game, mine);
-  pruneHint(hv, mine);
+  followHint(hv);
   S.handOrder = reconcileOrder(S.handOrder, mine, S.sortMode);
   if (S.code) save(LS.order + S.code, S.handOrder);
   pruneSelection();
@@ -445,23 +445,144 @@ function markFresh(game, mine) {
   freshTimer = setTimeout(() => { S.fresh = new Map(); render(); }, 2500);
 }
 
-/** The hint's highlights: its cards while some are still in my hand or staging area. */
-let hintTimer = null;
-function setHint(res) {
-  const cards = new Map();
-  for (const f of res.cards || []) cards.set(f, (cards.get(f) || 0) + 1);
-  const table = new Set();
-  for (const st of res.steps || []) if (st.do === "move" && typeof st.meld === "number") table.add(`${st.meld}:${st.card}`);
-  S.hint = { cards, melds: new Set(res.melds || []), table };
-  clearTimeout(hintTimer);
-  hintTimer = setTimeout(() => { S.hint = null; render(); }, 30000);
+// ---- hints, step by step ---------------------------------------------------------------
+// A hint is the server's ordered list of commands (docs/protocol.md "Hints"). The page shows
+// it as numbered steps and highlights only the current step's card(s) and meld(s). Each new
+// view is compared with what the steps done so far predict: a step the player carried out
+// moves the hint on; anything else that touches the hint (my hand, my staging area, a meld
+// it names) makes it stale: its highlights go and it asks to be asked again.
+
+/** What the hint needs of a view: my hand, my staging area, the melds' cards by id. */
+function hintSnap(hv) {
+  const me = hv ? hv.players.find((p) => p.name === S.seat) : null;
+  return {
+    hand: [...((hv && hv.hand) || [])],
+    staging: [...(me ? me.staging : [])],
+    melds: new Map((hv ? hv.table : []).map((m) => [m.id, [...m.cards]])),
+  };
 }
 
-function pruneHint(hv, mine) {
-  if (!S.hint) return;
-  const me = hv ? hv.players.find((p) => p.name === S.seat) : null;
-  const held = [...mine, ...(me ? me.staging : [])];
-  if (!hv || hv.result || ![...S.hint.cards.keys()].some((f) => held.includes(f))) S.hint = null;
+function removeOne(list, face) { const i = list.indexOf(face); if (i >= 0) list.splice(i, 1); return i >= 0; }
+
+/** A meld reference of a step: a table id, or a name ("n1") of a meld an earlier step made. */
+export function hintMeldId(ref) {
+  if (typeof ref === "number") return ref;
+  return S.hint && S.hint.created.has(ref) ? S.hint.created.get(ref) : null;
+}
+
+/** A meld in `now` that is not in `before` and holds `faces`: the one a step just made. */
+function newMeldWith(before, now, faces) {
+  for (const [id, cards] of now.melds) {
+    if (before.melds.has(id)) continue;
+    if (faces.every((f) => cards.includes(f))) return id;
+  }
+  return null;
+}
+
+/** Did the view `now` carry out `step` since `snap`? If so, `snap` as the step leaves it. */
+function stepDone(step, snap, now) {
+  const c = step.card;
+  const cnt = (list, f) => countOf(list || [], f);
+  const next = { hand: [...snap.hand], staging: [...snap.staging], melds: new Map([...snap.melds].map(([k, v]) => [k, [...v]])) };
+  const put = (ref, face) => { const id = hintMeldId(ref); if (id !== null && next.melds.has(id)) next.melds.get(id).push(face); };
+  switch (step.do) {
+    case "stage":
+      if (cnt(now.staging, c) <= cnt(snap.staging, c)) return null;
+      removeOne(next.hand, c); next.staging.push(c); return next;
+    case "add":
+    case "place": {
+      const from = step.do === "add" ? "hand" : "staging";
+      if (cnt(now[from], c) >= cnt(snap[from], c)) return null;
+      removeOne(next[from], c); put(step.meld, c); return next;
+    }
+    case "move": {
+      const src = hintMeldId(step.meld);
+      if (src === null || cnt(now.melds.get(src), c) >= cnt(snap.melds.get(src), c)) return null;
+      removeOne(next.melds.get(src) || [], c);
+      if (step.to === "new") {
+        const id = newMeldWith(snap, now, [c]);
+        if (id === null) return null;
+        if (step.creates) S.hint.created.set(step.creates, id);
+        next.melds.set(id, [c]);
+      } else put(step.to, c);
+      return next;
+    }
+    case "lay": {
+      const cards = step.cards || [];
+      if (!cards.length || cnt(now.staging, cards[0]) >= cnt(snap.staging, cards[0])) return null;
+      const id = newMeldWith(snap, now, cards);
+      if (id === null) return null;
+      if (step.creates) S.hint.created.set(step.creates, id);
+      for (const f of cards) removeOne(next.staging, f);
+      next.melds.set(id, [...cards]);
+      return next;
+    }
+    default:
+      return null;
+  }
+}
+
+function sameCards(a, b) {
+  if (!a || !b) return a === b;
+  return a.length === b.length && [...a].sort().join() === [...b].sort().join();
+}
+
+/** The melds the steps from the current one on still name (those already known by id). */
+function hintMeldsAhead() {
+  const ids = new Set();
+  for (const st of S.hint.steps.slice(S.hint.done)) {
+    for (const ref of [st.meld, st.to]) {
+      const id = ref === undefined || ref === "new" ? null : hintMeldId(ref);
+      if (id !== null) ids.add(id);
+    }
+  }
+  return ids;
+}
+
+function setHint(res, hv) {
+  S.hint = { steps: res.steps || [], index: 0, done: 0, created: new Map(), snap: hintSnap(hv), stale: false, moved: res.moved || 0, cards: res.cards || [] };
+}
+
+/** A new view: move the hint on past the steps it shows carried out, or mark it stale. */
+function followHint(hv) {
+  const h0 = S.hint;
+  if (!h0 || h0.stale) return;
+  if (!hv || hv.result) { S.hint = null; return; }
+  const now = hintSnap(hv);
+  let snap = h0.snap;
+  while (h0.done < h0.steps.length) {
+    const next = stepDone(h0.steps[h0.done], snap, now);
+    if (!next) break;
+    snap = next;
+    h0.done += 1;
+  }
+  if (h0.done >= h0.steps.length) { S.hint = null; return; } // carried out to the end
+  h0.index = Math.max(h0.index, h0.done);
+  const touched = !sameCards(snap.hand, now.hand) || !sameCards(snap.staging, now.staging)
+    || [...hintMeldsAhead()].some((id) => !sameCards(snap.melds.get(id), now.melds.get(id)));
+  if (touched) { h0.stale = true; return; }
+  h0.snap = now;
+}
+
+/** The current step's highlights: {hand: Map face->copies, staging: Map, melds: Set, table: Set "meld:face", newMeld}. */
+export function hintMarks() {
+  const marks = { hand: new Map(), staging: new Map(), melds: new Set(), table: new Set(), newMeld: false };
+  const hn = S.hint;
+  if (!hn || hn.stale || hn.index >= hn.steps.length) return marks;
+  const st = hn.steps[hn.index];
+  const one = (m, f) => m.set(f, (m.get(f) || 0) + 1);
+  const meld = (ref) => {
+    if (ref === "new") { marks.newMeld = true; return null; }
+    const id = hintMeldId(ref);
+    if (id === null) marks.newMeld = true; else marks.melds.add(id);
+    return id;
+  };
+  if (st.do === "stage") one(marks.hand, st.card);
+  else if (st.do === "add") { one(marks.hand, st.card); meld(st.meld); }
+  else if (st.do === "place") { one(marks.staging, st.card); meld(st.meld); }
+  else if (st.do === "move") { const id = meld(st.meld); if (id !== null) marks.table.add(`${id}:${st.card}`); meld(st.to); }
+  else if (st.do === "lay") { for (const f of st.cards || []) one(marks.staging, f); marks.newMeld = true; }
+  return marks;
 }
 
 /** Keep only selected cards that are still where they were. */
@@ -632,6 +753,8 @@ export const Actions = {
   isSelected,
   selectedIn,
   hasSelection: () => S.selection.length > 0,
+  hintMarks: () => hintMarks(),
+  hintMeldId: (ref) => hintMeldId(ref),
 
   /** A card was clicked or activated with Enter/Space. */
   activateCard(zone, face, occ, meld) {
@@ -762,9 +885,16 @@ export const Actions = {
       S.hint = null;
       toast(t(steps.length && steps[0].do === "draw" ? "suggest.draw" : "suggest.nothing"), "info");
     } else {
-      setHint(res);
+      setHint(res, S.game && S.game.hand);
       toast(t(res.moved ? "suggest.rework" : "suggest.play", { cards: faces(res.cards), n: res.moved }), "info");
     }
+    render();
+  },
+  /** Step through the hint's steps (delta -1 / +1); close it (delta 0). */
+  hintStep(delta) {
+    if (!S.hint) return;
+    if (delta === 0) S.hint = null;
+    else S.hint.index = Math.max(S.hint.done, Math.min(S.hint.steps.length - 1, S.hint.index + delta));
     render();
   },
   draw: () => sendSeq([["draw", {}]]),

@@ -4,6 +4,8 @@ import { h, cardEl, cardLabel, clockEl, fmtSeconds, cssKey } from "./ui.js";
 import { describeEvent, faces, scoreReason } from "./notices.js";
 
 const COLOURS = 3; // seat colours --seat-0..2 in style.css
+// The current hint step's highlights (A.hintMarks()), worked out once per render.
+let MARKS = { hand: new Map(), staging: new Map(), melds: new Set(), table: new Set(), newMeld: false };
 
 function seatIndex(game, name) {
   const i = game.seats.findIndex((s) => s.name === name);
@@ -84,6 +86,7 @@ function gameScreen(S, A) {
   const game = S.game;
   const hv = game.hand;
   const me = S.seat;
+  MARKS = A.hintMarks();
   const screen = h("div", { class: "table-screen", id: "table-screen" });
   const head = h("div", { class: "head" }, topBar(S, A));
   screen.appendChild(head);
@@ -278,7 +281,7 @@ function board(S, A) {
   const melds = hv.table.map((m) => meldBox(S, A, m, notFinal.get(m.id) || [], reserved, canAct));
   const hold = hv.holds.find((x) => x.player === S.seat);
   const newTile = canAct ? h("div", {
-    class: "meld new-meld",
+    class: "meld new-meld" + (MARKS.newMeld ? " hinted" : ""),
     role: "button",
     tabindex: "0",
     "aria-label": t("board.new_meld_label"),
@@ -337,7 +340,7 @@ function meldBox(S, A, m, unsafeBy, reserved, canAct) {
     if (res) { classes.push("reserved"); title = t("card.reserved_for", { name: res === S.seat ? t("word.you_obj") : res }); }
     const sel = A.isSelected("table", f, occ[i], m.id);
     if (sel) classes.push("selected");
-    if (S.hint && S.hint.table.has(`${m.id}:${f}`)) classes.push("hinted");
+    if (MARKS.table.has(`${m.id}:${f}`)) classes.push("hinted");
     const draggable = canAct && (!heldBy || heldBy === S.seat);
     const label = cardLabel(f) + (heldBy ? ", " + t("card.held_by", { name: heldBy }) : "") + (classes.includes("on-trial") ? ", " + t("card.on_trial") : "")
       + (res ? ", " + t("card.reserved_for", { name: res }) : "");
@@ -364,7 +367,7 @@ function meldBox(S, A, m, unsafeBy, reserved, canAct) {
   if (rw.length) classes.push("reworked");
   if (unsafeBy.length) classes.push("unsafe");
   if (!m.valid) classes.push("wounded");
-  if (S.hint && S.hint.melds.has(m.id)) classes.push("hinted");
+  if (MARKS.melds.has(m.id)) classes.push("hinted");
   const tags = [];
   for (const p of rw) tags.push(h("span", { class: "meld-tag rw", style: `--c:${colourVar(game, p)}` }, t(p === S.seat ? "meld.reworked_by.me" : "meld.reworked_by", { name: p })));
   if (unsafeBy.length) tags.push(h("span", { class: "meld-tag unsafe" }, t("meld.not_final")));
@@ -411,6 +414,7 @@ function myArea(S, A, mine) {
   const iCalledStop = hv.clocks.freeze && hv.clocks.freeze.caller === S.seat;
   const hold = hv.holds.find((x) => x.player === S.seat);
   const stagingOcc = occurrences(mine.staging);
+  const stagedHint = new Map(MARKS.staging);
   const stagedSel = A.selectedIn("staging").length;
   const handSel = A.selectedIn("hand").length;
   const tableSel = A.selectedIn("table").length;
@@ -429,7 +433,7 @@ function myArea(S, A, mine) {
     mine.staging.length ? mine.staging.map((f, i) => {
       const sel = A.isSelected("staging", f, stagingOcc[i]);
       const staged = sel ? ["selected"] : [];
-      if (S.hint && S.hint.cards.has(f)) staged.push("hinted");
+      if ((stagedHint.get(f) || 0) > 0) { staged.push("hinted"); stagedHint.set(f, stagedHint.get(f) - 1); }
       const el = cardEl(f, {
         focusable: active, role: "button", pressed: sel, classes: staged,
         data: { zone: "staging", occ: String(stagingOcc[i]), key: cssKey({ zone: "staging", face: f, occ: stagingOcc[i] }), ...(active ? { drag: "1" } : {}) },
@@ -465,7 +469,7 @@ function myArea(S, A, mine) {
   const selCount = S.selection.length;
   const handOcc = occurrences(S.handOrder);
   const fresh = new Map(S.fresh);
-  const hinted = new Map(S.hint ? S.hint.cards : []);
+  const hinted = new Map(MARKS.hand);
   const handCards = S.handOrder.map((f, i) => {
     const sel = A.isSelected("hand", f, handOcc[i]);
     const classes = sel ? ["selected"] : [];
@@ -504,8 +508,53 @@ function myArea(S, A, mine) {
       active || mine.staging.length ? staging : null,
       buttons.length ? h("div", { class: "actions", role: "toolbar", "aria-label": t("a11y.actions") }, buttons) : null,
       myClocks(S),
+      hintBox(S, A),
       h("p", { class: "sel-hint muted", "aria-live": "polite", id: "sel-hint" }, hint),
       handZone));
+}
+
+/** The last hint as numbered steps in words; the current one is highlighted on the table. */
+function hintBox(S, A) {
+  const hn = S.hint;
+  if (!hn || !hn.steps.length) return null;
+  const total = hn.steps.length;
+  const btn = (id, label, fn, disabled) => h("button", { class: "btn tiny", type: "button", id, disabled: disabled ? true : null, onclick: fn }, label);
+  return h("section", { class: "hint-box" + (hn.stale ? " stale" : ""), id: "hint-box", "aria-labelledby": "hint-title" },
+    h("div", { class: "hint-head" },
+      h("strong", { id: "hint-title" }, t("hint.title")), " ",
+      h("span", { class: "muted", id: "hint-progress", "aria-live": "polite" },
+        hn.stale ? t("hint.stale") : t("hint.progress", { n: hn.index + 1, total, step: hintStepText(hn.steps[hn.index], A) }))),
+    h("ol", { class: "hint-steps", id: "hint-steps" }, hn.steps.map((st, i) => h("li", {
+      class: i < hn.done ? "done" : i === hn.index && !hn.stale ? "current" : "",
+      "aria-current": i === hn.index && !hn.stale ? "step" : null,
+    }, hintStepText(st, A)))),
+    h("div", { class: "row hint-nav" },
+      btn("hint-prev", t("hint.prev"), () => A.hintStep(-1), hn.stale || hn.index <= hn.done),
+      btn("hint-next", t("hint.next"), () => A.hintStep(1), hn.stale || hn.index >= total - 1),
+      btn("hint-close", t("hint.close"), () => A.hintStep(0), false)));
+}
+
+/** A meld a hint step names: "meld 3", "a new meld (N1)" where it is made, "new meld N1" after. */
+function hintMeldName(ref, A, making) {
+  if (typeof ref === "number") return t("hint.meld", { n: ref });
+  const id = typeof ref === "string" ? A.hintMeldId(ref) : null;
+  if (id !== null && id !== undefined) return t("hint.meld", { n: id });
+  const label = typeof ref === "string" ? ref.toUpperCase() : "";
+  return making ? t("hint.a_new_meld", { name: label }) : t("hint.new_meld", { name: label });
+}
+
+function hintStepText(st, A) {
+  const card = st.card ? faces([st.card]) : "";
+  switch (st.do) {
+    case "stage": return t("hint.step.stage", { card });
+    case "add": return t("hint.step.add", { card, meld: hintMeldName(st.meld, A) });
+    case "place": return t("hint.step.place", { card, meld: hintMeldName(st.meld, A) });
+    case "move": return t("hint.step.move", { card, from: hintMeldName(st.meld, A),
+      to: st.to === "new" ? hintMeldName(st.creates || "", A, true) : hintMeldName(st.to, A) });
+    case "lay": return t("hint.step.lay", { cards: faces(st.cards), meld: hintMeldName(st.creates || "", A, true) });
+    case "draw": return t("hint.step.draw");
+    default: return String(st.do);
+  }
 }
 
 /** The game clocks again, just above the hand (the top bar scrolls away on a big table). */
