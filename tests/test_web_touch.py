@@ -53,6 +53,22 @@ def test_touch_drags_hand_order_and_reconnection(live_server, browsers: Browsers
     touch_drag(ada, "#my-hand .card[data-face='9H']", ".zone.staging")
     expect(ada.locator("#my-staging .card")).to_have_count(1)
     assert staged_faces(ada) == ["9H"]
+    # One card laid as a new meld is refused: the server's sentence shows in the message line
+    # under the buttons, in the page's flow, covering neither End play / Cancel play nor a card.
+    ada.click("#btn-lay")
+    toast = ada.locator("#toast")
+    expect(toast).to_contain_text("at least 3 cards")
+    expect(toast).to_have_attribute("role", "alert")
+    expect(ada.locator("#status-slot #toast")).to_be_visible()
+    toast.scroll_into_view_if_needed()
+    box = toast.bounding_box()
+    for sel in ("#btn-end", "#btn-cancel", "#my-hand .card", "#my-staging .card", ".actions .btn"):
+        for i in range(ada.locator(sel).count()):
+            other = ada.locator(sel).nth(i).bounding_box()
+            overlap = (box["x"] < other["x"] + other["width"] and other["x"] < box["x"] + box["width"]
+                       and box["y"] < other["y"] + other["height"] and other["y"] < box["y"] + box["height"])
+            assert not overlap, f"the message covers {sel} #{i}"
+    browsers.shot(ada, "touch-01b-phone-message")
     touch_drag(ada, "#my-staging .card[data-face='9H']", ".zone.hand")
     expect(ada.locator("#my-staging .card")).to_have_count(0)
     expect(ada.locator("#my-hand .card")).to_have_count(4)

@@ -6,7 +6,7 @@
 // the player arranged their hand in, the selection, the language, the removed-cards toggle.
 import { t, setLang, getLang, onLangChange, refusalText } from "./i18n.js";
 import { api, Connection, ApiError } from "./net.js";
-import { h, toast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
+import { h, toast, dockToast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
 import { reconcileOrder, sortBySuit, sortByRank } from "./cards.js";
 import { installDnd } from "./dnd.js";
 import { describeEvent, faces } from "./notices.js";
@@ -645,6 +645,7 @@ function renderNow() {
       : S.route === "ranking" ? renderRanking(S, Ranks, Agora, go)
         : S.route === "player" ? renderHistory(S, Ranks, go)
           : renderHome(S, Home, Ranks, go));
+  dockToast(app.querySelector("#status-slot"), app);
   for (const el of app.querySelectorAll("[data-scroll]")) {
     const v = scrolls[el.dataset.scroll];
     if (v) { el.scrollLeft = v[0]; el.scrollTop = v[1]; }

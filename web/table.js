@@ -90,6 +90,8 @@ function gameScreen(S, A) {
   const screen = h("div", { class: "table-screen", id: "table-screen" });
   const head = h("div", { class: "head" }, topBar(S, A));
   screen.appendChild(head);
+  const mineSeat = hv ? hv.players.find((p) => p.name === me) : null;
+  if (!mineSeat || S.spectator) head.appendChild(h("div", { class: "status-slot", id: "status-slot" }));
   if (!hv) {
     head.appendChild(h("section", { class: "panel" }, t("table.no_hand")));
     head.appendChild(resultPanel(S, A));
@@ -507,6 +509,7 @@ function myArea(S, A, mine) {
     h("div", { class: "me-play panel" },
       active || mine.staging.length ? staging : null,
       buttons.length ? h("div", { class: "actions", role: "toolbar", "aria-label": t("a11y.actions") }, buttons) : null,
+      h("div", { class: "status-slot", id: "status-slot" }),
       myClocks(S),
       hintBox(S, A),
       h("p", { class: "sel-hint muted", "aria-live": "polite", id: "sel-hint" }, hint),

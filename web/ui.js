@@ -115,12 +115,31 @@ export function tickClocks() {
 }
 
 // ---- toast (refusals, errors) ---------------------------------------------------------
+// The message box is one element kept across renders. It never floats over the page: each
+// render docks it in the page's flow, in the table's status line (#status-slot, just under the
+// action buttons, with its height reserved) or else at the top of the page, so it covers no
+// button and no card. It keeps role="alert": screen readers still hear every message.
 let toastTimer = null;
+let toastNode = null;
+function toastBox() {
+  if (!toastNode) toastNode = document.getElementById("toast");
+  return toastNode;
+}
+
+/** Put the message box in `slot` (an element of the page), else first in `fallback`. */
+export function dockToast(slot, fallback) {
+  const box = toastBox();
+  if (!box) return;
+  box.classList.add("docked");
+  if (slot) { if (box.parentNode !== slot) slot.appendChild(box); }
+  else if (fallback && fallback.firstChild !== box) fallback.insertBefore(box, fallback.firstChild);
+}
+
 export function toast(text, kind = "error") {
-  const box = document.getElementById("toast");
+  const box = toastBox();
   if (!box) return;
   box.textContent = "";
-  box.className = `toast ${kind}`;
+  box.className = `toast docked ${kind}`;
   box.appendChild(h("span", { class: "toast-text" }, text));
   box.appendChild(h("button", {
     class: "toast-close", type: "button", "aria-label": t("a11y.dismiss"),
