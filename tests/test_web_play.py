@@ -141,10 +141,14 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     expect(cy.locator(".meld[data-meld='1'] .card")).to_have_count(4)
     expect(ada.locator("#notices")).to_contain_text("Your play #3 was confirmed")
 
-    # A lay: Cy selects three queens in his hand and lays them (stage ×3, then lay).
+    # A lay: Cy stages three queens, then drags just one of them (none selected) onto
+    # "New meld": as with L, the whole staging area is laid, not that one card.
     for face in ("QS", "QD", "QH"):
         cy.click(f"#my-hand .card[data-face='{face}']")
-    cy.click("#btn-lay")
+    cy.click("#btn-stage")
+    expect(cy.locator("#my-staging .card")).to_have_count(3)
+    mouse_drag(cy, "#my-staging .card[data-face='QD']", ".new-meld")
+    expect(cy.locator("#my-staging .card")).to_have_count(0)
     expect(cy.locator(".meld[data-meld='4'] .card")).to_have_count(3)
     expect_meld(ada, 4, ["QD", "QH", "QS"], any_order=True)
 

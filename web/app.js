@@ -782,6 +782,7 @@ export const Actions = {
 
   /** A zone (meld box, staging area, hand, new-meld tile) was clicked or activated. */
   activateZone(kind, meld) {
+    if (kind === "new" && selectedIn("staging").length) return actOn(stagedToLay(), { kind });
     const hold = myHold();
     if (!S.selection.length) {
       if (hold && (kind === "meld" || kind === "new")) {
@@ -821,6 +822,10 @@ export const Actions = {
       return;
     }
     const meld = targetEl.dataset.meld ? parseInt(targetEl.dataset.meld, 10) : undefined;
+    // A staged card dropped on "New meld" lays as L does: the selected staged cards when
+    // several are selected, otherwise the whole staging area.
+    // (Dragging a selected card drags the whole selection.)
+    if (kind === "new" && items[0].zone === "staging") { actOn(items.length > 1 ? items : allStaged(), { kind }); return; }
     actOn(items, { kind, meld });
   },
 
@@ -924,11 +929,8 @@ export const Actions = {
   },
   lay() {
     const me = meView();
-    let items = selectedIn("staging");
-    if (!items.length) items = selectedIn("hand");
-    if (!items.length && me && me.staging.length) {
-      items = me.staging.map((f, i) => ({ zone: "staging", face: f, occ: countOf(me.staging.slice(0, i), f) }));
-    }
+    let items = selectedIn("staging").length ? stagedToLay() : selectedIn("hand");
+    if (!items.length && me && me.staging.length) items = stagedToLay();
     if (!items.length) { toast(t("hint.select_lay"), "info"); return; }
     actOn(items, { kind: "new" });
   },
@@ -941,6 +943,7 @@ export const Actions = {
     sendSeq([["take", { card: s.face, meld: s.meld }]]);
   },
   toNew() {
+    if (selectedIn("staging").length) return actOn(stagedToLay(), { kind: "new" });
     if (S.selection.length) return actOn(S.selection, { kind: "new" });
     if (myHold()) return sendSeq([["drop", { to: "new" }]]);
     toast(t("hint.select_new"), "info");
@@ -996,6 +999,19 @@ function forgetFinishedTable() {
     localStorage.removeItem(LS.table);
     if (S.code && S.game && S.game.phase === "over") localStorage.removeItem(LS.order + S.code);
   } catch (e) { /* ignore */ }
+}
+
+/** The staged cards a new meld is laid from: the selected ones when several are selected,
+ * otherwise all of them (one selected staged card alone never makes a meld). */
+function stagedToLay() {
+  const sel = selectedIn("staging");
+  return sel.length > 1 ? sel : allStaged();
+}
+
+function allStaged() {
+  const me = meView();
+  const staging = me ? me.staging : [];
+  return staging.map((f, i) => ({ zone: "staging", face: f, occ: countOf(staging.slice(0, i), f) }));
 }
 
 function nthIndex(list, face, occ) {
