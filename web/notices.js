@@ -39,6 +39,9 @@ export function describeEvent(ev, me) {
     }
     case "play_ended": {
       const fell = faces(ev.fell), back = faces(ev.staged_back);
+      // Another player's play confirmed with nothing falling back is routine: the table and
+      // their adds, moves and lays already say it. Only mine, failures and fallen cards show.
+      if (!mine && ev.outcome === "confirmed" && !fell && !back) return null;
       const reason = t("reason.play." + ev.reason);
       const base = ev.outcome === "confirmed"
         ? t(mine ? "ev.play_ended.ok.me" : "ev.play_ended.ok", { name: p, n: ev.play, reason })
@@ -94,6 +97,12 @@ export function describeEvent(ev, me) {
       return { level: "minor", text: t("ev.split", { meld: ev.meld, into: (ev.into || []).map((m) => "#" + m).join(", ") }) };
     case "reserved":
       return { level: mine ? "info" : "alert", text: t("ev.reserved", { card: faces([ev.card]), name: who(p, me) }) };
+    case "added":
+      return { level: "minor", text: tm("ev.added", mine, { name: p, card: faces([ev.card]), meld: ev.meld }) };
+    case "placed":
+      return { level: "minor", text: tm("ev.placed", mine, { name: p, card: faces([ev.card]), meld: ev.meld }) };
+    case "moved":
+      return { level: "minor", text: tm("ev.moved", mine, { name: p, card: faces([ev.card]), from: ev.from, to: ev.to }) };
     case "laid":
       return { level: "minor", text: tm("ev.laid", mine, { name: p, cards: faces(ev.cards), meld: ev.meld }) };
     default:
