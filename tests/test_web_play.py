@@ -28,6 +28,7 @@ from test_web_support import (
     ARTIFACTS,
     Browsers,
     api_create_table,
+    api_join,
     expect,
     expect_meld,
     hand_faces,
@@ -261,4 +262,36 @@ def test_create_a_game_from_the_home_page(live_server, browsers: Browsers) -> No
     page.click("#home-link")
     page.click("#last-table")
     expect(page.locator("#seat-list")).to_contain_text("Zoe (you)")
+    browsers.assert_no_console_errors()
+
+
+DRAW_POSITION = {
+    "table": [["4H", "5H", "6H"]],
+    "hands": {"A": ["KD", "2S"], "B": ["8C"], "C": ["8D"]},
+    "stocks": {"A": ["3C", "4C", "JS", "9D"]},
+    "drew": ["A"],
+    "laid": ["A"],
+}
+
+
+def test_a_double_click_on_draw_draws_one_card(live_server, browsers: Browsers) -> None:
+    code, session = api_create_table(live_server, "Ada", position=DRAW_POSITION,
+                                     timers={"absence": 600, "inactivity": 600})
+    api_join(live_server, code, "Bob")
+    api_join(live_server, code, "Cy")
+    ada = browsers.page("ada", session=session)
+    ada.goto(f"{live_server.url}/t/{code}")
+    expect(ada.locator("#my-hand .card")).to_have_count(2)
+    ada.dblclick("#btn-draw")
+    expect(ada.locator("#my-hand .card")).to_have_count(3)
+    ada.wait_for_timeout(600)
+    expect(ada.locator("#my-hand .card")).to_have_count(3)
+    # The D key pressed twice in a row: one card too; a later D draws again.
+    ada.locator("body").press("d")
+    ada.locator("body").press("d")
+    expect(ada.locator("#my-hand .card")).to_have_count(4)
+    ada.wait_for_timeout(600)
+    expect(ada.locator("#my-hand .card")).to_have_count(4)
+    ada.locator("body").press("d")
+    expect(ada.locator("#my-hand .card")).to_have_count(5)
     browsers.assert_no_console_errors()

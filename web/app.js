@@ -750,6 +750,9 @@ async function actOn(items, target) {
   return sendSeq(cmds);
 }
 
+const DRAW_REPEAT_MS = 300;
+let lastDrawAt = -Infinity;
+
 export const Actions = {
   isSelected,
   selectedIn,
@@ -903,7 +906,13 @@ export const Actions = {
     else S.hint.index = Math.max(S.hint.done, Math.min(S.hint.steps.length - 1, S.hint.index + delta));
     render();
   },
-  draw: () => sendSeq([["draw", {}]]),
+  /** Draw: a second Draw within 300 ms (a double click, a bouncing D key) is ignored. */
+  draw() {
+    const now = performance.now();
+    if (now - lastDrawAt < DRAW_REPEAT_MS) return false;
+    lastDrawAt = now;
+    return sendSeq([["draw", {}]]);
+  },
   end: () => sendSeq([["end", {}]]),
   cancel: () => sendSeq([["cancel", {}]]),
   stop: () => sendSeq([["stop", {}]]),
