@@ -163,6 +163,10 @@ def start_game_server(port: int, redis_url: str | None, gc_mode: str | None = No
            "MACHIAVELOX_MAX_WAITING_TABLES_PER_PLAYER": "100000"}
     if gc_mode:
         env["MACHIAVELOX_GC_MODE"] = gc_mode
+    for key in ("MACHIAVELOX_LOG_LEVEL", "MACHIAVELOX_GC_FULL_SECONDS",
+                "MACHIAVELOX_GC_FREEZE_SECONDS"):
+        if key in os.environ:  # the caller's choice wins
+            env[key] = os.environ[key]
     if redis_url:
         env["MACHIAVELOX_REDIS_URL"] = redis_url
     else:

@@ -48,7 +48,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         registry.start()
         app.state.agora = Agora(registry, store, settings, app.state.metrics)
         await app.state.agora.start()
-        pacer = GcPacer(settings.gc_freeze_seconds, settings.gc_full_seconds, settings.gc_mode)
+        pacer = GcPacer(settings.gc_freeze_seconds, settings.gc_full_seconds, settings.gc_mode,
+                        settings.gc_manual_limit)
         pacer.start()
         try:
             yield

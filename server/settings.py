@@ -83,13 +83,16 @@ class Settings(BaseSettings):
         default=1 << 20, description="uvicorn's websocket frame limit (machiavelox serve); "
                                      "larger frames close with 1009 before the app sees them")
     # Garbage-collector pacing (server.gctune).
-    gc_mode: Literal["paced", "manual", "cpython"] = Field(
-        default="paced", description="paced: freeze survivors; manual: no automatic collection; "
-                                     "cpython: untouched")
+    gc_mode: Literal["manual", "paced", "cpython"] = Field(
+        default="manual", description="manual: no automatic collection, a full one every "
+                                      "gc_full_seconds; paced: freeze survivors; cpython: as is")
     gc_freeze_seconds: float = Field(
         default=5.0, ge=0, description="seconds between gc.freeze() of the surviving objects")
     gc_full_seconds: float = Field(
         default=600.0, ge=0, description="seconds between full collections (unfreeze first)")
+    gc_manual_limit: PositiveInt = Field(
+        default=1_000_000, description="manual: a full collection as soon as this many tracked "
+                                       "objects were allocated (net) since the last one")
     # Storage (server.store) and logs.
     redis_prefix: str = Field(default="mvx:", description="prefix of every Redis key")
     log_format: Literal["text", "json"] = Field(

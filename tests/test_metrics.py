@@ -144,7 +144,23 @@ def test_a_player_needs_nothing_to_scrape(server: LiveServer) -> None:
 
 
 class TestGcPacer:
-    """server.gctune: the collector policies that keep stop-the-world pauses short."""
+    """server.gctune: the collector policies that keep stop-the-world pauses short. (Live
+    servers of other tests change the process's collector too: each test starts from an
+    enabled, unfrozen collector and puts back what it found.)"""
+
+    @pytest.fixture(autouse=True)
+    def _collector(self) -> Iterator[None]:
+        import gc
+
+        was = gc.isenabled()
+        gc.enable()
+        gc.unfreeze()
+        yield
+        gc.unfreeze()
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
 
     def test_paced_freezes_survivors_and_a_full_pass_frees_cycles(self) -> None:
         import asyncio
@@ -167,19 +183,28 @@ class TestGcPacer:
                 assert pacer.full() >= 2
             finally:
                 await pacer.close()
-            assert gc.get_freeze_count() == 0
+            assert gc.get_freeze_count() == 0 and gc.isenabled()
         run(go())
 
     def test_manual_turns_automatic_collection_off_until_closed(self) -> None:
+        import asyncio
         import gc
 
         from server.gctune import GcPacer
 
         async def go() -> None:
-            pacer = GcPacer(5.0, 600.0, "manual")
+            pacer = GcPacer(0.02, 600.0, "manual", manual_limit=10)
             pacer.start()
-            assert not gc.isenabled()
-            await pacer.close()
+            try:
+                assert not gc.isenabled()
+                junk = [[i] for i in range(100)]  # noqa: F841 - grows the tracked count
+                for _ in range(100):  # bounded: 2 s at most
+                    if pacer.full_collections:
+                        break
+                    await asyncio.sleep(0.02)
+                assert pacer.full_collections >= 1  # the growth guard collected
+            finally:
+                await pacer.close()
             assert gc.isenabled()
         run(go())
 
