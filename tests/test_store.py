@@ -81,6 +81,15 @@ class TestEventLog:
                 await store.append_batches("U", [(2, []), (2, [])])
         go(new_store, body)
 
+    def test_hundreds_of_tables_append_at_once(self, new_store: StoreFactory) -> None:
+        """Every table's task awaits its own append: 300 at once must all land (the Redis
+        store waits for a pooled connection instead of failing)."""
+        async def body(store: Store) -> None:
+            await asyncio.gather(*(store.append(f"T{i}", 1, [ev("a", 1)]) for i in range(300)))
+            heads = await asyncio.gather(*(store.log_head(f"T{i}") for i in range(300)))
+            assert heads == [1] * 300
+        go(new_store, body)
+
     def test_logs_are_separate(self, new_store: StoreFactory) -> None:
         async def body(store: Store) -> None:
             await store.append("A", 1, [ev("a", 1)])

@@ -28,9 +28,9 @@ a log id reused) is the only error raised on purpose; a Redis that cannot be rea
 Times (``at``, ``finished_at``) are Unix seconds (wall clock), given by the caller.
 
 Retention: the logs of finished games are kept (that is what survives a restart). A log that
-never finishes (a table abandoned and forgotten) is dropped: in Redis when nothing was appended
-to it for ``unfinished_ttl`` seconds (7 days; the key's EXPIRE, cleared by
-:meth:`Store.finish_game`), in memory when more than ``max_logs`` logs are kept (the oldest
+never finishes (a table abandoned and forgotten) is dropped: in Redis ``unfinished_ttl``
+seconds (7 days) after its first batch, renewed every 100 versions (the key's EXPIRE, cleared
+by :meth:`Store.finish_game`), in memory when more than ``max_logs`` logs are kept (the oldest
 first, finished or not: a memory store forgets anyway).
 """
 

@@ -8,8 +8,9 @@ key                         type       holds
 ``log:{log_id}``            stream     one entry per batch, ID ``{version}-1``, field ``e``:
                                        the events as JSON. XADD with an explicit ID makes
                                        Redis itself refuse a version not after the head.
-                                       Expires ``unfinished_ttl`` after the last append
-                                       until the game finishes (PERSIST).
+                                       Expires ``unfinished_ttl`` after its first batch
+                                       (renewed every ``EXPIRE_EVERY`` versions) until the
+                                       game finishes (PERSIST).
 ``finished``                hash       log_id -> :class:`FinishedGame` JSON
 ``finished:by_time``        zset       log_id scored by ``finished_at``
 ``rank``                    zset       player id scored by total points (ZINCRBY)
@@ -94,6 +95,11 @@ return out
 """
 
 
+#: The log's EXPIRE is renewed when a batch's version is 1 or a multiple of this (not on every
+#: append: one command per batch instead of two, on the table's hot path).
+EXPIRE_EVERY = 100
+
+
 def _version(stream_id: str) -> int:
     return int(stream_id.partition("-")[0])
 
@@ -116,10 +122,16 @@ class RedisStore(Store):
         self._queue_pop = client.register_script(_QUEUE_POP)
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = "mvx:", **kwargs: Any) -> RedisStore:
-        """A store on the Redis at ``url`` (``redis://host:port/db``). Connects lazily."""
-        client = aioredis.Redis.from_url(url, decode_responses=True, **kwargs)
-        return cls(client, prefix)
+    def from_url(cls, url: str, prefix: str = "mvx:", max_connections: int = 64,
+                 timeout: float = 10.0) -> RedisStore:
+        """A store on the Redis at ``url`` (``redis://host:port/db``). Connects lazily.
+
+        Every table's task awaits its own appends, so hundreds may ask at once: they share at
+        most ``max_connections`` connections and wait (up to ``timeout`` seconds) for a free
+        one, rather than fail (``BlockingConnectionPool``)."""
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, decode_responses=True, max_connections=max_connections, timeout=timeout)
+        return cls(aioredis.Redis(connection_pool=pool), prefix)
 
     def _k(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -135,10 +147,22 @@ class RedisStore(Store):
             if version < 1 or (prev is not None and version <= prev):
                 raise StoreConflict(f"log {log_id}: versions must rise from 1: {version}")
             prev = version
+        renew = any(v == 1 or v % EXPIRE_EVERY == 0 for v, _ in batches)
+        if len(batches) == 1 and not renew:  # the usual case: one command, one round trip
+            version, events = batches[0]
+            try:
+                await self.r.xadd(key, {"e": json.dumps(events, separators=(",", ":"))},
+                                  id=f"{version}-1")
+            except ResponseError as e:
+                if "equal or smaller" in str(e):
+                    raise StoreConflict(f"log {log_id}: {e}") from None
+                raise
+            return
         pipe = self.r.pipeline(transaction=False)
         for version, events in batches:
             pipe.xadd(key, {"e": json.dumps(events, separators=(",", ":"))}, id=f"{version}-1")
-        pipe.expire(key, self.unfinished_ttl)
+        if renew:
+            pipe.expire(key, self.unfinished_ttl)
         results = await pipe.execute(raise_on_error=False)
         for res in results:
             if isinstance(res, ResponseError):
@@ -289,3 +313,4 @@ class RedisStore(Store):
 
     async def close(self) -> None:
         await self.r.aclose()
+        await self.r.connection_pool.disconnect()
