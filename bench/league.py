@@ -93,20 +93,9 @@ def free_port() -> int:
 
 def quiet_solver_banner() -> None:
     """HiGHS prints a banner to stdout the first time a solver is made: swallow it."""
-    from engine import cards as C
-    from engine.rules import MACHIAVELOX
-    from engine.solver import solve
+    from bots.banner import quiet_first_solve
 
-    sys.stdout.flush()
-    saved = os.dup(1)
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        solve([], [C.card_id((r, 0), 0) for r in (3, 4, 5)], MACHIAVELOX)
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(null)
+    quiet_first_solve()
 
 
 def start_server(port: int, clocks: dict[str, float], log: Any) -> subprocess.Popen[bytes]:

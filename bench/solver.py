@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import random
 import statistics
 import sys
@@ -88,18 +87,10 @@ def position(seed: int, rules: RuleSet, jokers: int = 0) -> tuple[list[list[int]
 
 
 def quiet_first_solve(rules: RuleSet) -> None:
-    """Warm up (templates, HiGHS) with standard output pointed away: HiGHS prints
-    a banner to it the first time a solver is made in a process."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        solve([], [C.card_id((r, 0), 0) for r in (3, 4, 5)], rules)
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(null)
+    """Warm up (templates, HiGHS) with standard output pointed away (see bots.banner)."""
+    from bots.banner import quiet_first_solve as quiet
+
+    quiet(rules)
 
 
 def pct(values: list[float], q: float) -> float:

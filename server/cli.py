@@ -49,24 +49,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _quiet_solver_banner() -> None:
-    """HiGHS prints a banner to standard output the first time a solver is made in a process:
-    make that happen now, into /dev/null, so the demo's link is the last thing printed."""
-    import os
+    """Keep HiGHS's one-time banner off standard output (see :mod:`bots.banner`)."""
+    from bots.banner import quiet_first_solve
 
-    from engine import cards as C
-    from engine.rules import MACHIAVELOX
-    from engine.solver import solve
-
-    sys.stdout.flush()
-    saved = os.dup(1)
-    null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 1)
-        solve([], [C.card_id((r, 0), 0) for r in (3, 4, 5)], MACHIAVELOX)
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(null)
+    quiet_first_solve()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
