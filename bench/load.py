@@ -40,6 +40,30 @@ Modes
 
 Every wait is bounded: setup steps time out, the measurement window is ``--seconds`` plus a
 drain of at most ``--drain`` seconds, and the search makes at most ``--max-steps`` runs.
+
+Figures on the project machine (2 cores, 2026-11-29, quiet: load average under 1, no other
+work on either pinned CPU; two runs of the default, 300 hands = 900 clients, 20 s):
+
+=====================================  ==============  ==============  =========
+                                       bare server     game server     game/bare
+=====================================  ==============  ==============  =========
+latency p50                            0.29–0.31 ms    0.83–0.92 ms    ~2.9×
+latency p99                            0.64–0.73 ms    2.66–2.84 ms    ~4×
+latency max                            4.9–5.1 ms      5.3–7.1 ms      1.1–1.4×
+commands per second                    900             900
+server CPU per command                 135–149 µs      438–474 µs      3.2×
+RSS per hand (tables, no sockets)      —               46.5 KiB
+RSS per connection                     32.9 KiB        50.7 KiB        1.54×
+=====================================  ==============  ==============  =========
+
+Targets at 300 hands: p99 ≤ 5 ms met (2.7–2.8 ms); CPU per command ≤ 3× the bare server's
+not quite (3.2×: three per-seat views built and serialised per command, ~100 µs each, are
+most of it; the store append and metrics add ~15 µs). Largest N with p99 ≤ 50 ms
+(``--find-max``, 10 s runs): 562 hands (1,686 clients, 1,686 commands/s, server CPU 68 %);
+618 did not (p99 72 ms). Variants at 300 hands: ``--gc-mode paced`` p99 9.8 ms (largest N 450),
+``--gc-mode cpython`` p99 228 ms and 534 µs/command (garbage-collector pauses: see
+``server/gctune.py``), ``--redis`` p99 7.2 ms and 626 µs/command (redis-server on the server's
+CPU), ``--deflate`` p99 6.0 ms, 689 µs/command (bare 255 µs: 2.7×), 100 KiB per connection.
 """
 
 from __future__ import annotations
