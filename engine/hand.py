@@ -1264,21 +1264,40 @@ class Hand:
                 wounded = True
                 break
         hits: dict[str, list[str]] = {}
+        reopened: list[Play] = []
         if wounded:
             for a in reversed(work):
                 if not a.undone:
                     self._undo(a, a.play, hits)
             for play in self.plays.values():
-                if play.player == caller and play.status in ("confirmed", "final") and not play.standing():
+                if play.player != caller or play.status not in ("confirmed", "final"):
+                    continue
+                if not play.standing():
                     play.status = "fallen"
                     if play.id in self._unfinal:
                         self._unfinal.remove(play.id)
+                elif play.confirmed_ms is not None and play.confirmed_ms >= fr.started_ms:
+                    # Open at the Stop!, confirmed during the freeze: with the table back as
+                    # it was at the Stop!, it is open again, and ends below as at its 40 s.
+                    play.status = "open"
+                    play.confirmed_ms = None
+                    if play.id in self._unfinal:
+                        self._unfinal.remove(play.id)
+                    for a in play.actions:
+                        a.final = False
+                    reopened.append(play)
         self._emit("freeze_ended", caller, {"outcome": "failed", "how": how, "restored": wounded})
         self.freeze = None
         ps = self.players[caller]
         if ps.play is not None:
             play = self.plays[ps.play]
             play.in_freeze = False
+            self._end_play(play, "eliminated")
+        for play in reopened:
+            play.in_freeze = False
+            self._open.append(play.id)
+            self._open.sort()
+            ps.play = play.id
             self._end_play(play, "eliminated")
         if how == "left":
             ps.status = "left"
