@@ -1074,8 +1074,7 @@ class Hand:
             self.next_meld += 1
             self.melds[nm] = []
             for c in ordered[half:]:
-                a = self._record(play, "split", c, ("meld", m), nm, owner=None)
-                a.final = False
+                self._record(play, "split", c, ("meld", m), nm, owner=None)
             todo[0:0] = [m, nm]
             self._emit("split", play.player, {
                 "play": play.id, "meld": m, "into": [nm],
@@ -1289,15 +1288,13 @@ class Hand:
         self._emit("freeze_ended", caller, {"outcome": "failed", "how": how, "restored": wounded})
         self.freeze = None
         ps = self.players[caller]
-        if ps.play is not None:
-            play = self.plays[ps.play]
-            play.in_freeze = False
-            self._end_play(play, "eliminated")
-        for play in reopened:
-            play.in_freeze = False
-            self._open.append(play.id)
-            self._open.sort()
+        current = [self.plays[ps.play]] if ps.play is not None else []
+        for play in current + reopened:
+            if play.id not in self._open:  # reopened: open again, in opening order
+                self._open.append(play.id)
+                self._open.sort()
             ps.play = play.id
+            play.in_freeze = False
             self._end_play(play, "eliminated")
         if how == "left":
             ps.status = "left"

@@ -63,12 +63,6 @@ def command_from_step(step: dict[str, Any]) -> Command:
     )
 
 
-def _hand_cards(hand: Hand, p: str) -> list[int]:
-    if hand.tiebreak is not None and p in hand.tiebreak.players:
-        return list(hand.hands[p])
-    return list(hand.hands[p])
-
-
 def check(hand: Hand, expect: dict[str, Any]) -> str | None:
     """Compare a hand with a case's ``check``/``expect`` block: the first difference, or None."""
     for key, want in expect.items():
@@ -88,7 +82,8 @@ def check(hand: Hand, expect: dict[str, Any]) -> str | None:
             for p, cards in want.items():
                 if p not in hand.players:
                     raise CaseError(f"unknown player {p!r} in {key}")
-                src = _hand_cards(hand, p) if key == "hands" else hand.staging[p]
+                # In a tie-break a hand holds the pile cards that came from p (R19).
+                src = hand.hands[p] if key == "hands" else hand.staging[p]
                 got_c = _faces(src)
                 if got_c != _norm(cards):
                     return f"{key} of {p} is {_fmt(got_c)}, expected {_fmt(_norm(cards))}"
