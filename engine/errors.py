@@ -69,3 +69,11 @@ class Refused(Exception):
         self.code = code
         self.message = MESSAGES.get(code, code) if detail is None else detail
         super().__init__(f"{code}: {self.message}")
+
+
+class EngineFault(Exception):
+    """A broken invariant inside the engine: a bug, never a rule (no code for players).
+
+    Raised instead of ``assert`` (which ``python -O`` strips) where the engine
+    would otherwise go on from an inconsistent state; the property tests look for it.
+    """

@@ -32,11 +32,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any, Iterable, Literal
 
 from . import cards as C
-from .errors import Refused
+from . import judging as J
+from .errors import EngineFault, Refused
 from .melds import display_order, is_valid, run_order
 from .rules import MACHIAVELOX, RuleSet
 
@@ -128,6 +128,7 @@ class Play:
     actions: list[Action] = field(default_factory=list)
     deps: set[int] = field(default_factory=set)
     confirmed_ms: int | None = None
+    confirmed_order: int | None = None  # 1, 2, … in the order plays were confirmed (R15)
 
     def standing(self) -> list[Action]:
         return [a for a in self.actions if not a.undone]
@@ -261,6 +262,7 @@ class Hand:
         self._chain_touched = False
         # Whose hand a card in a staging area goes back to (the tie-break pile, R19).
         self._pile_owner: dict[int, str] = {}
+        self._confirmations = 0
 
     # ------------------------------------------------------------------ building
 
@@ -826,19 +828,18 @@ class Hand:
                 # Undoing what came later reached this action too (a meld edge back
                 # into its own play): it is already done.
                 return
-            if stack and stack[-1] is later and not later.undone:  # pragma: no cover - safety
-                break
+            if stack and stack[-1] is later and not later.undone:
+                raise EngineFault(f"undoing action {later.seq} left it standing")
         if stack and stack[-1] is a:
             stack.pop()
         a.undone = True
         self._chain_touched = True
         for m in a.touches():
             _remove_newest(self.meld_log.get(m), a)
-        for p, h in list(self.holds.items()):
-            if h.card == a.card:
-                self._release(p, "undone")
+        held_by = next((p for p, h in self.holds.items() if h.card == a.card), None)
         if a.kind == "own":
-            assert a.owner is not None
+            if a.owner is None:
+                raise EngineFault(f"own action {a.seq} has no owner")
             back: Loc = ("hand", a.owner)
             self._move_card(a.card, back)
             if a.owner != self.plays[cause].player or a.play != cause:
@@ -849,7 +850,15 @@ class Hand:
             "play": a.play, "card": C.name(a.card), "cause": cause,
             "to": "hand" if a.kind == "own" else a.src[1],
             "owner": a.owner if a.kind == "own" else None,
+            "held_by": held_by if a.kind != "own" else None,
         })
+        if held_by is not None:
+            # R12: an undo that moves a held card to another meld leaves it held there;
+            # one that sends it to a hand ends the hold.
+            if a.kind == "own":
+                self._release(held_by, "undone")
+            else:
+                self.holds[held_by].meld = a.src[1]
         for pid in sorted(self._dependents.pop(a.seq, ())):
             dp = self.plays[pid]
             if dp.status in ("confirmed", "final"):
@@ -879,27 +888,8 @@ class Hand:
 
     # ------------------------------------------------------------------ judging (R8)
 
-    def _open_others(self, mid: int, pid: int) -> list[Action]:
-        out = []
-        for a in self.meld_log.get(mid, ()):
-            if a.play != pid and not a.undone and self.plays[a.play].status == "open":
-                out.append(a)
-        return out
-
-    @staticmethod
-    def _effect(counter: Counter[int], a: Action, mid: int, sign: int) -> None:
-        # sign=+1 puts the action back, -1 takes it back.
-        if a.dst == mid:
-            counter[a.card] += sign
-        if a.src[0] == "meld" and a.src[1] == mid:
-            counter[a.card] -= sign
-
-    def _valid_or_empty(self, counter: Counter[int]) -> bool:
-        cards = [c for c, k in counter.items() for _ in range(k) if k > 0]
-        return not cards or is_valid(cards, self.rules)
-
     def _judge_meld(self, mid: int, pid: int) -> tuple[bool, list[Action], list[Action]]:
-        """Judge meld ``mid`` for play ``pid`` (R8).
+        """Judge meld ``mid`` for play ``pid`` (R8), by the order of actions (``engine.judging``).
 
         Returns (in order, the actions it depends on, the actions it must wait for).
         The last are confirmed-but-not-final actions that hold the meld up only
@@ -907,45 +897,35 @@ class Hand:
         the play is not final until their plays are (R11), and if they fall the
         R10 sweep judges it again (``docs/rules.md`` 5.1).
         """
-        base: Counter[int] = Counter(self.melds.get(mid, ()))
-        others = self._open_others(mid, pid)
-        for a in others:
-            self._effect(base, a, mid, -1)
-        deps: list[Action] = []
-        if not self._valid_or_empty(base):
-            found = None
-            n = len(others)
-            limit = n if n <= 10 else 3
-            for k in range(1, limit + 1):
-                combos = sorted(combinations(others, k),
-                                key=lambda s: sorted((x.seq for x in s), reverse=True))
-                for combo in combos:
-                    trial = Counter(base)
-                    for a in sorted(combo, key=lambda x: x.seq):
-                        self._effect(trial, a, mid, +1)
-                    if self._valid_or_empty(trial):
-                        found = (combo, trial)
-                        break
-                if found:
-                    break
-            if found is None:
-                return False, [], []
-            deps.extend(found[0])
-            base = found[1]
-        unsafe = [a for a in self.meld_log.get(mid, ())
-                  if a.play != pid and not a.undone and self.plays[a.play].status == "confirmed"]
-        for a in unsafe:
-            trial = Counter(base)
-            self._effect(trial, a, mid, -1)
-            if not self._valid_or_empty(trial):
-                deps.append(a)
+        log = self.meld_log.get(mid, ())
+        others: list[Action] = []
+        unsafe: list[Action] = []
+        cands: dict[int, None] = dict.fromkeys(self.melds.get(mid, ()))
+        for a in log:
+            if a.undone:
+                continue
+            cands[a.card] = None
+            if a.play == pid:
+                continue
+            status = self.plays[a.play].status
+            if status == "open":
+                others.append(a)
+            elif status == "confirmed":
+                unsafe.append(a)
+        put_back = J.smallest_put_back(mid, cands, self.card_stack, self.loc, others, self.rules)
+        if put_back is None:
+            return False, [], []
+        taken = set(others).difference(put_back)
+
+        def valid_without(extra: Iterable[Action]) -> bool:
+            cards = J.judged_cards(mid, cands, self.card_stack, self.loc, taken.union(extra))
+            return J.valid_or_empty(cards, self.rules)
+
+        deps: list[Action] = list(put_back)
+        deps.extend(a for a in unsafe if not valid_without((a,)))
         waits: list[Action] = []
-        if len(unsafe) > 1:
-            trial = Counter(base)
-            for a in unsafe:
-                self._effect(trial, a, mid, -1)
-            if not self._valid_or_empty(trial):
-                waits = [a for a in unsafe if a not in deps]
+        if len(unsafe) > 1 and not valid_without(unsafe):
+            waits = [a for a in unsafe if a not in deps]
         return True, deps, waits
 
     def _touched(self, play: Play) -> list[int]:
@@ -1025,6 +1005,8 @@ class Hand:
         if play.standing():
             play.status = "confirmed"
             play.confirmed_ms = self.now_ms
+            self._confirmations += 1
+            play.confirmed_order = self._confirmations
             for a in deps:
                 self._dependents.setdefault(a.seq, set()).add(play.id)
                 play.deps.add(a.play)
@@ -1174,8 +1156,14 @@ class Hand:
     # ------------------------------------------------------------------ clocks
 
     def _restart_inactivity(self) -> None:
-        if self.freeze is None and self.tiebreak is None:
-            self.inactivity_deadline_ms = self.now_ms + _ms(self.rules.inactivity)
+        """R14: a restart; during a freeze the clock then resumes from its full 120 s when
+        the freeze ends (a restart stands even if its play is undone later)."""
+        if self.tiebreak is not None:
+            return
+        if self.freeze is not None:
+            self.freeze.inactivity_left_ms = _ms(self.rules.inactivity)
+            return
+        self.inactivity_deadline_ms = self.now_ms + _ms(self.rules.inactivity)
 
     def _next_clock(self) -> tuple[int, int, int, Any] | None:
         if self.result is not None:
@@ -1287,6 +1275,10 @@ class Hand:
                     reopened.append(play)
         self._emit("freeze_ended", caller, {"outcome": "failed", "how": how, "restored": wounded})
         self.freeze = None
+        if fr.inactivity_left_ms is not None and self.tiebreak is None:
+            # R14: the clock resumes (from 120 s if restarted in the freeze); a confirmation
+            # below with an own card down restarts it again.
+            self.inactivity_deadline_ms = self.now_ms + fr.inactivity_left_ms
         ps = self.players[caller]
         current = [self.plays[ps.play]] if ps.play is not None else []
         for play in current + reopened:
@@ -1294,8 +1286,12 @@ class Hand:
                 self._open.append(play.id)
                 self._open.sort()
             ps.play = play.id
-            play.in_freeze = False
+            # R16: the caller's play still open at the failure is judged by R8 alone (the
+            # exemption of §5.3 lasts to the end of the freeze); a reopened play was open
+            # at the Stop! and ends as at its 40 s, under the usual rules.
+            play.in_freeze = play not in reopened
             self._end_play(play, "eliminated")
+            play.in_freeze = False
         if how == "left":
             ps.status = "left"
             self._emit("left", caller, {"reason": "absence"})
@@ -1308,8 +1304,6 @@ class Hand:
             play.deadline_ms = self.now_ms + _ms(self.rules.play)
             play.suspended_ms = None
             self._emit("play_resumed", play.player, {"play": pid, "deadline": _sec(play.deadline_ms)})
-        if fr.inactivity_left_ms is not None and self.tiebreak is None:
-            self.inactivity_deadline_ms = self.now_ms + fr.inactivity_left_ms
         self._restart_waiting_absences()
 
     # ------------------------------------------------------------------ leaving (R18)
@@ -1329,7 +1323,8 @@ class Hand:
             self._emit("left", p, {"reason": reason})
         if self.tiebreak is not None:
             inside = [p for p in self.tiebreak.players if self.players[p].status == "active"]
-            if len(inside) == 1 and len(self.active()) > 1:
+            if len(inside) == 1:
+                # R18: the last tied player wins the tie-break, even when also the last active.
                 self._finish_hand("tiebreak", inside[0])
 
     # ------------------------------------------------------------------ settling
@@ -1337,9 +1332,11 @@ class Hand:
     def _settle(self) -> None:
         """After every command and clock event: direct plays in order end (R7),
         finality (R11), going out (R15), survivors (R17), tie-break wins (R19)."""
-        guard = 0
-        while self.result is None and guard < 1000:
-            guard += 1
+        steps = 0
+        while self.result is None:
+            steps += 1
+            if steps > 1000:  # each step ends an open play: this is a bug, never a rule
+                raise EngineFault("settling the hand did not end after 1,000 steps")
             progressed = False
             for pid in list(self._open):
                 play = self.plays[pid]
@@ -1391,15 +1388,19 @@ class Hand:
             return True
         if self.tiebreak is not None:
             return False
+        ready: list[tuple[int, str]] = []
         for p in self.active():
             ps = self.players[p]
             if self.hands[p] or self.staging[p] or ps.play is not None or ps.pending_draws:
                 continue
             mine = [pl for pl in self.plays.values() if pl.player == p]
-            if not any(pl.status in ("confirmed", "final") for pl in mine):
+            standing = [pl.confirmed_order or 0 for pl in mine if pl.status in ("confirmed", "final")]
+            if not standing or any(pl.status == "confirmed" for pl in mine):
                 continue
-            if any(pl.status == "confirmed" for pl in mine):
-                continue
+            ready.append((max(standing), p))
+        # R15: of two going-out plays final at one instant, the one confirmed first goes out.
+        for _, p in sorted(ready):
+            ps = self.players[p]
             if ps.drew and ps.laid:
                 self._emit("went_out", p, {"during_freeze": False})
                 self._finish_hand("out", p)
