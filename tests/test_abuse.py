@@ -14,7 +14,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server.errors import CLOSE_POLICY_VIOLATION
 from server.settings import Settings
-from server.testing import LiveServer, Player, run
+from serverhelpers import LiveServer, Player, run
 
 assert CLOSE_POLICY_VIOLATION == 1008
 

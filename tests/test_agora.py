@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed
 from server.settings import Settings
 from server.store import JitterStore, MemoryStore
 from server.store.base import EventDicts
-from server.testing import LiveServer, Player, run
+from serverhelpers import LiveServer, Player, run
 
 #: A's single add of 7C to meld 1 empties A's hand and stock: A goes out (§12) at once.
 POSITION = {

@@ -21,7 +21,7 @@ import httpx
 from conftest import free_port
 from test_agora import POSITION, WINNER_POINTS, AgoraClient
 
-from server.testing import Player, run
+from serverhelpers import Player, run
 
 REPO = Path(__file__).resolve().parents[1]
 

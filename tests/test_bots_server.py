@@ -22,7 +22,7 @@ from bots.brain import Brain
 from bots.client import BotPlayer, join_table, new_session, websocket_connector
 from server.bots import HINT_REFUSALS, bot_seats
 from server.settings import Settings
-from server.testing import LiveServer, Player, run, seated, updates_with
+from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMERS = {"play": 10, "hold": 3, "inactivity": 3, "freeze": 20, "absence": 30, "tiebreak": 5}

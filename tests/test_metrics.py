@@ -12,7 +12,7 @@ import pytest
 
 from server.logs import JsonFormatter, TableLog
 from server.settings import Settings
-from server.testing import LiveServer, Player, run, seated
+from serverhelpers import LiveServer, Player, run, seated
 
 #: The chain undo of tests/test_server_play.py (§5.5): B's 8C needs A's 7C; A cancels.
 POSITION = {

@@ -38,7 +38,7 @@ from engine.rules import MACHIAVELOX
 from server.frames import events_for
 from server.settings import Settings
 from server.tables import DealSpec, JournalEntry, Table, replay
-from server.testing import Frame, LiveServer, Player, run, seated
+from serverhelpers import Frame, LiveServer, Player, run, seated
 
 TIMERS = {"play": 1.0, "hold": 0.4, "inactivity": 1.5, "freeze": 1.0, "absence": 1.2,
           "tiebreak": 1.0, "pause": 0.5}

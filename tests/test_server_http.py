@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from server.settings import Settings
-from server.testing import LiveServer, run, seated
+from serverhelpers import LiveServer, run, seated
 
 REPO = Path(__file__).resolve().parents[1]
 

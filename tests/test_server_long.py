@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from server.settings import Settings
-from server.testing import LiveServer, Player, run, seated, updates_with
+from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 # A goes out at once with a lay: 50 - 1 in stock + 2 in the others' hands = 51, short of 150.
 POSITION = {

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from server.settings import Settings
-from server.testing import LiveServer, Player, run, seated, updates_with
+from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 POSITION = {
     "table": [["4C", "5C", "6C"], ["9H", "10H", "JH"], ["5H", "6H", "7H", "8H"]],

@@ -13,7 +13,7 @@ from websockets.exceptions import ConnectionClosed
 
 from engine.errors import MESSAGES
 from server.settings import Settings
-from server.testing import LiveServer, Player, run, seated, updates_with
+from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 POSITION = {
     "table": [["4C", "5C", "6C"]],

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from server.settings import Settings
-from server.testing import LiveServer, Player, run, seated
+from serverhelpers import LiveServer, Player, run, seated
 
 POSITION = {
     "table": [["4C", "5C", "6C"], ["9H", "10H", "JH"]],

@@ -1,7 +1,7 @@
 """The browser client in a real browser: three players play a stacked hand to its end.
 
 Playwright drives Debian's Chromium (``/usr/bin/chromium``; Playwright's own browser download
-does not work here) against a real uvicorn (``server.testing.LiveServer``). The hand, from a
+does not work here) against a real uvicorn (``serverhelpers.LiveServer``). The hand, from a
 test-only stacked position, goes through every gesture the client offers:
 
 * Ada draws with the keyboard (D), then opens a direct play that stays open (2♠ on the hearts

@@ -1,7 +1,7 @@
 """Shared parts of the browser tests (``tests/test_web_*.py``); no tests of its own.
 
 * ``live_server``: the real app under a real uvicorn on a free 127.0.0.1 port
-  (``server.testing.LiveServer``), with test deals on and a fixed secret;
+  (``serverhelpers.LiveServer``), with test deals on and a fixed secret;
 * ``browsers``: Debian's Chromium driven by Playwright (sync API), one context per player,
   every console error and page error collected, screenshots saved to ``test-artifacts/``;
 * helpers that read the page (``hand_faces``...), create a stacked table through the API, and
@@ -58,7 +58,7 @@ def live_server() -> Iterator[Any]:
         yield _SHARED["server"]
         return
     from server.settings import Settings
-    from server.testing import LiveServer
+    from serverhelpers import LiveServer
 
     settings = Settings(test_deals=True, secret="web-tests", resume_wait=0.2)
     with LiveServer(settings) as server:

@@ -25,9 +25,9 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .app import create_app
-from .settings import Settings
-from .tables import Table
+from server.app import create_app
+from server.settings import Settings
+from server.tables import Table
 
 T = TypeVar("T")
 
