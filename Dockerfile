@@ -14,9 +14,8 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY server ./server
 COPY bots ./bots
-COPY web ./web
-# Editable install: the server serves web/ from beside its own package, so the code stays in /app.
-RUN pip install --no-cache-dir -e .
+# A regular install: the browser client is package data of server/, so /app is not needed after.
+RUN pip install --no-cache-dir .
 
 USER 10001
 EXPOSE 8000

@@ -1,4 +1,5 @@
-"""The browser client: ``/`` and ``/t/{code}`` give ``web/index.html``; ``/static/*`` serves ``web/``."""
+"""The browser client: ``/`` and ``/t/{code}`` give ``server/web/index.html``; ``/static/*`` serves
+the rest of ``server/web/`` (package data, so a regular install serves it too)."""
 
 from __future__ import annotations
 
