@@ -509,7 +509,7 @@ async def run_load(kind: str, base: str, pid: int, hands: int, seconds: float, d
     latencies.sort()
     if dump:
         dump.sort()
-        Path(os.environ["BENCH_DUMP"] + f".{kind}").write_text(
+        Path(os.environ["BENCH_DUMP"] + f".{kind}").write_text(  # noqa: ASYNC240 (after timing)
             "\n".join(f"{t - dump[0][0]:.3f} {lat * 1e3:.2f} {cid}" for t, lat, cid in dump))
     res.p50_ms = percentile(latencies, 0.50) * 1e3
     res.p99_ms = percentile(latencies, 0.99) * 1e3

@@ -26,6 +26,7 @@ The solver runs in one worker thread for all the bots and hints of the server
 from __future__ import annotations
 
 import asyncio
+import functools
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
@@ -175,7 +176,7 @@ class BotSeats:
         for _ in range(count):
             _, session = self.sessions.issue(BOT_NAMES[level])
             pid = session.player_id
-            await table.call(lambda: table.bot_ids.add(pid))
+            await table.call(functools.partial(table.bot_ids.add, pid))
             seat = await table.join(session)
             self.start(table, session, seat, level, reaction)
             seats.append(seat)

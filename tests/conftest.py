@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,17 +38,6 @@ def shared_dir() -> Path:
 
 
 # ---------------------------------------------------------------------------- stores (issue 5)
-
-import asyncio
-import contextlib
-import shutil
-import socket
-import subprocess
-import time
-import uuid
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import AbstractAsyncContextManager
-from typing import Any
 
 
 def free_port() -> int:

@@ -12,13 +12,14 @@ library) whose frames a background task collects. Every wait has a timeout.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import itertools
 import json
 import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 import httpx
 import uvicorn
@@ -32,6 +33,11 @@ from server.tables import Table
 T = TypeVar("T")
 
 Frame = dict[str, Any]
+
+#: websockets 15 and later read proxy settings from the environment unless told not to; older
+#: releases have no proxy support, and no such argument.
+NO_PROXY: dict[str, Any] = (
+    {"proxy": None} if "proxy" in inspect.signature(connect).parameters else {})
 
 
 class LiveServer:
@@ -50,12 +56,15 @@ class LiveServer:
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         config = uvicorn.Config(self.app, log_level="warning", lifespan="on")
         self.server = uvicorn.Server(config)
-        self.loop = asyncio.new_event_loop()
+        # The server's loop, run by an asyncio.Runner in the thread: on the way out it cancels
+        # what is left (bots, readers), shuts down async generators and closes the loop.
+        self._runner = asyncio.Runner()
+        self.loop = self._runner.get_loop()
         self._thread = threading.Thread(target=self._serve, name=f"uvicorn-{self.port}", daemon=True)
 
     def _serve(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_until_complete(self.server.serve(sockets=[self._sock]))
+        with self._runner:
+            self._runner.run(self.server.serve(sockets=[self._sock]))
 
     def __enter__(self) -> Self:
         self._thread.start()
@@ -93,6 +102,8 @@ class Player:
     """One client of a :class:`LiveServer`: a session, then a websocket to one table."""
 
     _counter = itertools.count(1)
+    #: Players whose websocket is open, for :func:`run` to close at the end of a test.
+    open_sockets: ClassVar[set[Player]] = set()
 
     def __init__(self, server: LiveServer, name: str) -> None:
         self.server = server
@@ -151,8 +162,8 @@ class Player:
             query.append(f"token={self.token}")
         url = f"{self.server.ws_url}/ws/{self.code}" + ("?" + "&".join(query) if query else "")
         self.closed.clear()
-        self.ws = await connect(url, proxy=None, open_timeout=5, close_timeout=2,
-                                max_size=2**22)
+        self.ws = await connect(url, open_timeout=5, close_timeout=2, max_size=2**22, **NO_PROXY)
+        Player.open_sockets.add(self)
         if resume:
             await self.ws.send(json.dumps({"type": "resume", "last_version": last_version}))
         self._reader = asyncio.get_running_loop().create_task(self._read(self.ws))
@@ -175,6 +186,7 @@ class Player:
 
     async def close(self) -> None:
         """Close the socket (a player dropping) and stop reading."""
+        Player.open_sockets.discard(self)
         if self.ws is not None:
             await self.ws.close()
         if self._reader is not None:
@@ -274,9 +286,14 @@ async def seated(server: LiveServer, names: list[str], mode: str = "single",
 
 
 def run(coro: Any, timeout: float = 30.0) -> Any:
-    """Run a test coroutine in a fresh event loop, failing it after ``timeout`` seconds."""
+    """Run a test coroutine in a fresh event loop, failing it after ``timeout`` seconds; then
+    close the sockets of the players it left open (pytest turns an unclosed one into an error)."""
     async def bounded() -> Any:
-        return await asyncio.wait_for(coro, timeout)
+        try:
+            return await asyncio.wait_for(coro, timeout)
+        finally:
+            await asyncio.gather(*(p.close() for p in list(Player.open_sockets)),
+                                 return_exceptions=True)
     return asyncio.run(bounded())
 
 

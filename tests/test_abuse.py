@@ -9,12 +9,12 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from serverhelpers import NO_PROXY, LiveServer, Player, run
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from server.errors import CLOSE_POLICY_VIOLATION
 from server.settings import Settings
-from serverhelpers import LiveServer, Player, run
 
 assert CLOSE_POLICY_VIOLATION == 1008
 
@@ -70,7 +70,7 @@ class TestOversizedFrames:
     def test_the_agora_cuts_big_frames_too(self, server: LiveServer) -> None:
         async def go() -> None:
             p = await Player(server, "BigAgora").login()
-            async with connect(f"{server.ws_url}/ws/agora?token={p.token}", proxy=None) as ws:
+            async with connect(f"{server.ws_url}/ws/agora?token={p.token}", **NO_PROXY) as ws:
                 await ws.send(b"\x00" * 5000)
                 with pytest.raises(ConnectionClosed) as info:
                     await asyncio.wait_for(ws.recv(), 5)
@@ -131,7 +131,7 @@ class TestFloods:
     def test_the_agora_cuts_floods_too(self, server: LiveServer) -> None:
         async def go() -> None:
             p = await Player(server, "FloodAgora").login()
-            async with connect(f"{server.ws_url}/ws/agora?token={p.token}", proxy=None) as ws:
+            async with connect(f"{server.ws_url}/ws/agora?token={p.token}", **NO_PROXY) as ws:
                 code = None
                 for _ in range(2000):
                     try:

@@ -14,13 +14,13 @@ from typing import Any
 
 import httpx
 import pytest
+from serverhelpers import NO_PROXY, LiveServer, Player, run
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from server.settings import Settings
 from server.store import JitterStore, MemoryStore
 from server.store.base import EventDicts
-from serverhelpers import LiveServer, Player, run
 
 #: A's single add of 7C to meld 1 empties A's hand and stock: A goes out (§12) at once.
 POSITION = {
@@ -47,7 +47,7 @@ class AgoraClient:
     async def open(self, token: str | None = None) -> AgoraClient:
         tok = token if token is not None else self.player.token
         url = f"{self.player.server.ws_url}/ws/agora" + (f"?token={tok}" if tok else "")
-        self.ws = await connect(url, proxy=None, open_timeout=5, close_timeout=2)
+        self.ws = await connect(url, **NO_PROXY, open_timeout=5, close_timeout=2)
         self._reader = asyncio.get_running_loop().create_task(self._read())
         return self
 

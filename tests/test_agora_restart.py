@@ -19,9 +19,8 @@ from typing import Any
 
 import httpx
 from conftest import free_port
-from test_agora import POSITION, WINNER_POINTS, AgoraClient
-
 from serverhelpers import Player, run
+from test_agora import POSITION, WINNER_POINTS, AgoraClient
 
 REPO = Path(__file__).resolve().parents[1]
 

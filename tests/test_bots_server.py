@@ -17,12 +17,12 @@ from typing import Any
 
 import httpx
 import pytest
+from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 from bots.brain import Brain
 from bots.client import BotPlayer, join_table, new_session, websocket_connector
 from server.bots import HINT_REFUSALS, bot_seats
 from server.settings import Settings
-from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMERS = {"play": 10, "hold": 3, "inactivity": 3, "freeze": 20, "absence": 30, "tiebreak": 5}
@@ -225,7 +225,8 @@ def test_demo_starts_a_server_and_prints_a_link_to_a_free_seat() -> None:
         for line in proc.stdout:
             lines.put(line)
 
-    threading.Thread(target=pump, daemon=True).start()
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
     try:
         url = None
         out = []
@@ -261,6 +262,10 @@ def test_demo_starts_a_server_and_prints_a_link_to_a_free_seat() -> None:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(10)
+        reader.join(10)  # the pipe is at its end once the process has gone
+        assert proc.stdout is not None
+        proc.stdout.close()
 
 
 def test_bot_and_hint_codes_have_words_and_docs() -> None:

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from serverhelpers import LiveServer, Player, run, seated
 
 from server.logs import JsonFormatter, TableLog
 from server.settings import Settings
-from serverhelpers import LiveServer, Player, run, seated
 
 #: The chain undo of tests/test_server_play.py (§5.5): B's 8C needs A's 7C; A cancels.
 POSITION = {

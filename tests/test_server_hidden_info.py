@@ -30,6 +30,7 @@ from itertools import combinations
 from typing import Any
 
 import pytest
+from serverhelpers import Frame, LiveServer, Player, run, seated
 
 from engine import cards as C
 from engine.game import Game
@@ -38,7 +39,6 @@ from engine.rules import MACHIAVELOX
 from server.frames import events_for
 from server.settings import Settings
 from server.tables import DealSpec, JournalEntry, Table, replay
-from serverhelpers import Frame, LiveServer, Player, run, seated
 
 TIMERS = {"play": 1.0, "hold": 0.4, "inactivity": 1.5, "freeze": 1.0, "absence": 1.2,
           "tiebreak": 1.0, "pause": 0.5}
@@ -326,7 +326,7 @@ def check_frame(frame: Frame, seat: str | None, truth: Truth) -> int:
     # Private fields of other seats' events never appear.
     for e in frame.get("events", []):
         if e["player"] != seat:
-            for hand_no, true_event in truth.batches.get(version, []):
+            for _hand_no, true_event in truth.batches.get(version, []):
                 if true_event.seq == e["seq"] and true_event.kind == e["kind"]:
                     assert not set(true_event.private) & set(e), e
     return checked

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from serverhelpers import LiveServer, run, seated
 
 from server.settings import Settings
-from serverhelpers import LiveServer, run, seated
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 from server.settings import Settings
-from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 # A goes out at once with a lay: 50 - 1 in stock + 2 in the others' hands = 51, short of 150.
 POSITION = {

@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
+from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 from server.settings import Settings
-from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 POSITION = {
     "table": [["4C", "5C", "6C"], ["9H", "10H", "JH"], ["5H", "6H", "7H", "8H"]],

@@ -8,12 +8,12 @@ import json
 from collections.abc import Iterator
 
 import pytest
+from serverhelpers import NO_PROXY, LiveServer, Player, run, seated, updates_with
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from engine.errors import MESSAGES
 from server.settings import Settings
-from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 POSITION = {
     "table": [["4C", "5C", "6C"]],
@@ -156,7 +156,7 @@ class TestSeatsAndSpectators:
             code = await a.create()
             for url, close_code in ((f"{server.ws_url}/ws/NOSUCH", 4404),
                                     (f"{server.ws_url}/ws/{code}?token=forged", 4401)):
-                async with connect(url, proxy=None, open_timeout=5) as ws:
+                async with connect(url, **NO_PROXY, open_timeout=5) as ws:
                     with pytest.raises(ConnectionClosed) as info:
                         await ws.recv()
                     assert info.value.rcvd is not None and info.value.rcvd.code == close_code
@@ -213,7 +213,7 @@ class TestResume:
             seen = b.version
             await a.ok("draw")
             url = f"{server.ws_url}/ws/{a.code}?token={b.token}&last_version={seen}"
-            async with connect(url, proxy=None, open_timeout=5) as ws:
+            async with connect(url, **NO_PROXY, open_timeout=5) as ws:
                 frames = [json.loads(await ws.recv()) for _ in range(3)]
             assert [f["type"] for f in frames] == ["welcome", "update", "snapshot"]
             assert frames[1]["replay"] is True

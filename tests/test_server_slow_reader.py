@@ -16,9 +16,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from serverhelpers import LiveServer, Player, run, seated
 
 from server.settings import Settings
-from serverhelpers import LiveServer, Player, run, seated
 
 POSITION = {
     "table": [["4C", "5C", "6C"], ["9H", "10H", "JH"]],

@@ -57,8 +57,9 @@ def live_server() -> Iterator[Any]:
     if "server" in _SHARED:
         yield _SHARED["server"]
         return
-    from server.settings import Settings
     from serverhelpers import LiveServer
+
+    from server.settings import Settings
 
     settings = Settings(test_deals=True, secret="web-tests", resume_wait=0.2)
     with LiveServer(settings) as server:

@@ -11,6 +11,7 @@ This router is included before ``server.api.ws``, whose ``/ws/{code}`` would oth
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, Request, WebSocket
@@ -44,7 +45,7 @@ async def agora_state(request: Request) -> AgoraOut:
     return AgoraOut(waiting=await agora.waiting(), matched=agora.matched)
 
 
-def _data(message: dict[str, Any]) -> str | bytes | None:
+def _data(message: Mapping[str, Any]) -> str | bytes | None:
     text = message.get("text")
     return text if text is not None else message.get("bytes")
 

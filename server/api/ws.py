@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, WebSocket
@@ -70,7 +71,7 @@ def _last_version(raw: str | None) -> int | None:
     return v if v is not None and v >= 0 else None
 
 
-def _data(message: dict[str, Any]) -> str | bytes | None:
+def _data(message: Mapping[str, Any]) -> str | bytes | None:
     text = message.get("text")
     return text if text is not None else message.get("bytes")
 

@@ -289,5 +289,5 @@ class Store(ABC):
         """True when the store answers."""
         return True
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 (a no-op unless the store holds connections)
         """Release connections. The store is not used afterwards."""
