@@ -148,26 +148,122 @@ def build_hand(case: dict[str, Any]) -> Hand:
         drew=start.get("drew", []), laid=start.get("laid", []), rules=rules)
 
 
-def run_case(case: Any) -> tuple[bool, str, str]:
-    """Run one parsed case: ``(passed, name, first difference or "")``."""
-    name = case.get("name", "?") if isinstance(case, dict) else "?"
+CHECK_KEYS = frozenset({"table", "melds", "hands", "staging", "stocks", "open", "frozen_by",
+                        "eliminated", "left", "tiebreak", "result"})
+
+
+def _validate_block(block: Any, players: list[str], where: str) -> None:
+    """A ``check`` or ``expect`` block's shape (conformance README, "What check and expect
+    may hold"). Raises :class:`CaseError` naming ``where``."""
+    if not isinstance(block, dict):
+        raise CaseError(f"{where} must be an object")
+    for key, want in block.items():
+        if key == "until":
+            if not isinstance(want, (int, float)) or isinstance(want, bool):
+                raise CaseError(f"{where}: 'until' must be a number of seconds")
+            continue
+        if key not in CHECK_KEYS:
+            raise CaseError(f"{where}: unknown check key {key!r}")
+        if key == "table":
+            if not isinstance(want, list) or not all(isinstance(m, list) for m in want):
+                raise CaseError(f"{where}: 'table' must be a list of melds (lists of cards)")
+            for m in want:
+                _norm(m)
+        elif key in ("melds", "hands", "staging", "stocks"):
+            if not isinstance(want, dict):
+                raise CaseError(f"{where}: {key!r} must be an object")
+            for k, v in want.items():
+                if key == "melds":
+                    if not str(k).lstrip("-").isdigit() or not isinstance(v, list):
+                        raise CaseError(f"{where}: 'melds' maps meld ids to lists of cards")
+                    _norm(v)
+                elif k not in players:
+                    raise CaseError(f"unknown player {k!r} in {key}")
+                elif key == "stocks":
+                    if not isinstance(v, int) or isinstance(v, bool):
+                        raise CaseError(f"{where}: 'stocks' counts cards (integers)")
+                else:
+                    if not isinstance(v, list):
+                        raise CaseError(f"{where}: {key!r} of {k} must be a list of cards")
+                    _norm(v)
+        elif key in ("open", "eliminated", "left", "tiebreak"):
+            if not isinstance(want, list):
+                raise CaseError(f"{where}: {key!r} must be a list of players")
+        elif key == "result" and want is not None and not isinstance(want, dict):
+            raise CaseError(f"{where}: 'result' must be an object or null")
+
+
+def validate_case(case: Any) -> tuple[Hand, list[tuple[float, dict[str, Any], Command | None]]]:
+    """Check a whole case against the format before anything runs.
+
+    Returns the starting hand and the steps as ``(t, step, command or None for a check)``.
+    Raises :class:`CaseError` for anything malformed: bad structure, unknown command, rule
+    set, check key or card, a third copy of a face, time going back."""
+    if not isinstance(case, dict):
+        raise CaseError("a case is a JSON object")
     try:
-        if not isinstance(case, dict):
-            raise CaseError("a case is a JSON object")
         hand = build_hand(case)
-        last_t = 0.0
-        for i, step in enumerate(case.get("steps", [])):
-            t = float(step.get("t", last_t))
-            if t < last_t:
-                raise CaseError(f"step {i + 1}: time goes back ({t} < {last_t})")
-            last_t = t
+    except CaseError:
+        raise
+    except (ValueError, KeyError, TypeError, AttributeError, C.NotationError) as e:
+        raise CaseError(str(e).strip("'\"")) from None
+    players = list(hand.players)
+    steps = case.get("steps", [])
+    if not isinstance(steps, list):
+        raise CaseError("'steps' must be a list")
+    out: list[tuple[float, dict[str, Any], Command | None]] = []
+    last_t = 0.0
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict):
+            raise CaseError(f"step {i + 1} must be an object")
+        raw_t = step.get("t", last_t)
+        if not isinstance(raw_t, (int, float)) or isinstance(raw_t, bool):
+            raise CaseError(f"step {i + 1}: 't' must be a number of seconds")
+        t = float(raw_t)
+        if t < last_t:
+            raise CaseError(f"step {i + 1}: time goes back ({t} < {last_t})")
+        last_t = t
+        if "check" in step:
+            _validate_block(step["check"], players, f"step {i + 1}'s check")
+            out.append((t, step, None))
+        else:
+            out.append((t, step, command_from_step(step)))
+    expect = case.get("expect", {}) or {}
+    _validate_block(expect, players, "expect")
+    return hand, out
+
+
+def _where(e: BaseException) -> str:
+    """``file:line`` of the innermost frame of the engine that raised ``e``."""
+    tb = e.__traceback__
+    last = ""
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if "/engine/" in code.co_filename.replace("\\", "/"):
+            last = f"{code.co_filename.rsplit('/', 1)[-1]}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return last or "?"
+
+
+def run_case(case: Any) -> tuple[bool, str, str]:
+    """Run one parsed case: ``(passed, name, first difference or "")``.
+
+    A malformed case fails with ``malformed case: <why>`` before anything runs; anything
+    the engine raises while running it (other than a refusal) fails with
+    ``engine error: <Type>: <message> (<file>:<line>)``."""
+    name = str(case.get("name", "?")) if isinstance(case, dict) else "?"
+    try:
+        hand, steps = validate_case(case)
+    except CaseError as e:
+        return False, name, f"malformed case: {e}"
+    try:
+        for i, (t, step, cmd) in enumerate(steps):
             hand.tick(t)
-            if "check" in step:
+            if cmd is None:
                 diff = check(hand, step["check"])
                 if diff:
                     return False, name, f"at t={t} (step {i + 1}): {diff}"
                 continue
-            cmd = command_from_step(step)
             refused_expected = bool(step.get("refused"))
             try:
                 hand.apply(cmd, t)
@@ -184,7 +280,5 @@ def run_case(case: Any) -> tuple[bool, str, str]:
         if diff:
             return False, name, f"at the end: {diff}"
         return True, name, ""
-    except (CaseError, ValueError, KeyError, TypeError, AttributeError) as e:
-        return False, name, f"malformed case: {e}"
     except Exception as e:  # an engine fault is a failure that says why, never a traceback
-        return False, name, f"engine error: {type(e).__name__}: {e}"
+        return False, name, f"engine error: {type(e).__name__}: {e} ({_where(e)})"

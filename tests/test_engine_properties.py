@@ -386,6 +386,13 @@ class EngineMachine(RuleBasedStateMachine):
         if hasattr(self, "hand"):
             check_cards(self.hand)
 
+    @invariant()
+    def a_held_card_is_in_the_meld_its_hold_names(self) -> None:
+        """R12: a hold follows its card when an undo moves it to another meld."""
+        if hasattr(self, "hand"):
+            for p, x in self.hand.holds.items():
+                assert self.hand.loc[x.card] == ("meld", x.meld), (p, C.name(x.card), x.meld)
+
 
 EngineMachine.TestCase.settings = settings(
     max_examples=200, stateful_step_count=30, deadline=None,
