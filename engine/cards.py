@@ -97,7 +97,7 @@ def name(card: int) -> str:
     return format_face(face_of(card))
 
 
-def names(cards: "list[int] | tuple[int, ...]") -> list[str]:
+def names(cards: list[int] | tuple[int, ...]) -> list[str]:
     return [name(c) for c in cards]
 
 

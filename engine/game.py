@@ -16,8 +16,9 @@ Commands at game level (beside every hand command, R6):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from .errors import Refused
 from .hand import Command, Event, Hand, _ms, _sec

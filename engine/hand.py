@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from . import cards as C
 from . import judging as J
@@ -267,7 +268,7 @@ class Hand:
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def deal(cls, players: list[str], seed: int, rules: RuleSet = MACHIAVELOX) -> "Hand":
+    def deal(cls, players: list[str], seed: int, rules: RuleSet = MACHIAVELOX) -> Hand:
         """Deal from ``seed`` (§1): ``rules.removed_cards`` removed face up, one
         stock of ``rules.stock_size`` per player, empty hands. The same seed
         always gives the same deal."""
@@ -303,7 +304,7 @@ class Hand:
         drew: Iterable[str] = (),
         laid: Iterable[str] = (),
         rules: RuleSet = MACHIAVELOX,
-    ) -> "Hand":
+    ) -> Hand:
         """A hand set up from a position, as conformance cases give it.
 
         Table melds get ids 1, 2, … and count as final; stocks list the top

@@ -26,7 +26,8 @@ exact and small:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import cards as C
 from .melds import is_valid
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
 Loc = tuple[Any, ...]
 
 
-def location(stack: Sequence["Action"], current: Loc, taken_back: Collection["Action"]) -> Loc:
+def location(stack: Sequence[Action], current: Loc, taken_back: Collection[Action]) -> Loc:
     """Where a card is with ``taken_back`` actions taken back (R8).
 
     ``stack`` is the card's live actions, oldest first (R10's card edges);
@@ -55,9 +56,9 @@ def location(stack: Sequence["Action"], current: Loc, taken_back: Collection["Ac
 def judged_cards(
     mid: int,
     candidates: Collection[int],
-    stacks: dict[int, list["Action"]],
+    stacks: dict[int, list[Action]],
     locs: dict[int, Loc],
-    taken_back: Collection["Action"],
+    taken_back: Collection[Action],
 ) -> list[int]:
     """The cards of meld ``mid`` with ``taken_back`` taken back, in order (R8).
 
@@ -87,11 +88,11 @@ def _colex(n: int, k: int, hi: int | None = None) -> Iterator[tuple[int, ...]]:
 def smallest_put_back(
     mid: int,
     candidates: Collection[int],
-    stacks: dict[int, list["Action"]],
+    stacks: dict[int, list[Action]],
     locs: dict[int, Loc],
-    others: Sequence["Action"],
+    others: Sequence[Action],
     rules: RuleSet,
-) -> list["Action"] | None:
+) -> list[Action] | None:
     """The smallest set of ``others`` to put back so meld ``mid`` is valid or empty (R8).
 
     ``others`` are the live actions of other open plays on the meld, all taken
@@ -107,7 +108,7 @@ def smallest_put_back(
     if valid_or_empty([c for c, p in present.items() if p], rules):
         return []
     # One flip per card: the oldest other action that, put back alone, changes its presence.
-    flip: dict[int, "Action"] = {}
+    flip: dict[int, Action] = {}
     for a in sorted(others, key=lambda x: x.seq):
         c = a.card
         if c in flip:

@@ -9,8 +9,8 @@ cheap.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from .cards import PACK_SIZE, is_joker, rank_of, suit_of
 from .rules import AceMode, RuleSet

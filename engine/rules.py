@@ -8,11 +8,11 @@ game can shorten the clocks (R23).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class AceMode(str, Enum):
+class AceMode(StrEnum):
     """How the ace sits in a run (R5)."""
 
     WRAP = "wrap"  # K-A-2 is continuous (Machiavelox, §3.1)
@@ -50,7 +50,7 @@ class RuleSet:
     empty_stock_bonus: int = 10
     penalty: int = 15
 
-    def with_timers(self, **seconds: float) -> "RuleSet":
+    def with_timers(self, **seconds: float) -> RuleSet:
         """A copy with some durations replaced (keys: play, hold, inactivity,
         freeze, absence, tiebreak, pause). Raises ``ValueError`` for an unknown
         key or a duration that is not positive."""

@@ -1099,7 +1099,7 @@ def _plan(arr: _Arr, origin: dict[int, int], next_id: int, rules: RuleSet
     ids: list[int | None] = [mid for _, mid in arr]
     plan: list[Step] = []
     if moved == 0:
-        for k, (cards, mid) in enumerate(arr):
+        for cards, mid in arr:
             if mid is None:
                 continue
             old = [c for c in cards if c in origin]
@@ -1119,7 +1119,7 @@ def _plan(arr: _Arr, origin: dict[int, int], next_id: int, rules: RuleSet
         for c in cards:
             if c not in origin:
                 plan.append(("stage", c))
-    for k, (cards, mid) in enumerate(arr):
+    for k, (cards, _mid) in enumerate(arr):
         for c in cards:
             if c in origin and origin[c] != ids[k]:
                 if ids[k] is None:

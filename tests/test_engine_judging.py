@@ -13,7 +13,6 @@ from collections import Counter
 from itertools import combinations
 from typing import Any
 
-import pytest
 from enginehelpers import F, T, do, events, hand_of, ids_of, meld, position, table_of
 
 from engine import cards as C

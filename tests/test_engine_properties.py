@@ -182,7 +182,7 @@ def candidates(h: Hand) -> dict[str, list[Command]]:
                     put("lay", Command(p, "lay", cards=tuple(C.names(list(combo)))))
         if not staging:
             for c in pool:
-                for m, cs in table.items():
+                for m in table:
                     if fits(m, c):
                         put("add", Command(p, "add", card=C.name(c), meld=m))
             if pool and table:
@@ -353,7 +353,7 @@ class EngineMachine(RuleBasedStateMachine):
     def start(self, start: str, seed: int, warm: int) -> None:
         if start == "deal":
             self.hand = Hand.deal(list(PLAYERS), seed)
-            for i in range(warm):                       # everyone draws a few cards first
+            for _i in range(warm):                       # everyone draws a few cards first
                 for p in PLAYERS:
                     self.hand.apply(Command(p, "draw"), 0.0)
         else:

@@ -3,7 +3,6 @@ and ping-pong (R13). Outcomes are worked out by hand in the comments."""
 
 from __future__ import annotations
 
-import pytest
 from enginehelpers import (
     F,
     T,
