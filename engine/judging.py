@@ -26,12 +26,14 @@ exact and small:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Collection, Iterator, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from . import cards as C
-from .melds import is_valid
-from .rules import RuleSet
+from .melds import is_valid, windows
+from .rules import AceMode, RuleSet
 
 if TYPE_CHECKING:  # pragma: no cover
     from .hand import Action
@@ -117,51 +119,141 @@ def smallest_put_back(
             flip[c] = a
     fixed_in = [c for c, p in present.items() if p and c not in flip]
     flippable = sorted(flip, key=lambda c: flip[c].seq)  # oldest flip first
+    seq_of = {c: flip[c].seq for c in flippable}
+    best: tuple[int, tuple[int, ...], list[int]] | None = None  # (size, seqs newest first, cards)
 
-    def keys_of(c: int) -> list[tuple[str, int]]:
-        if C.is_joker(c):
-            return []
-        return [("suit", C.suit_of(c)), ("rank", C.rank_of(c))]
+    def offer(flipped: list[int]) -> None:
+        nonlocal best
+        order = tuple(sorted((seq_of[c] for c in flipped), reverse=True))
+        if best is None or (len(order), order) < best[:2]:
+            best = (len(order), order, flipped)
 
-    keys: dict[tuple[str, int], None] = {}
-    for c in list(present):
-        for k in keys_of(c):
-            keys[k] = None
-    if not keys:
-        keys[("any", 0)] = None
-
-    def matches(c: int, key: tuple[str, int]) -> bool:
-        if key[0] == "any" or C.is_joker(c):
-            return True
-        return (C.suit_of(c) if key[0] == "suit" else C.rank_of(c)) == key[1]
-
-    # Per key: the flips it forces (cards in the meld that must go) and the free ones.
-    plans: list[tuple[list[int], list[int], list[int]]] = []  # (forced, free, fixed)
-    for key in keys:
-        if any(not matches(c, key) for c in fixed_in):
+    if not fixed_in:  # everything in it put back out: an empty meld is in order
+        offer([c for c in flippable if present[c]])
+    reals = [c for c in present if not C.is_joker(c)]
+    jokers = len(reals) < len(present)
+    for rank in sorted({C.rank_of(c) for c in reals}):
+        plan = _plan(fixed_in, flippable, present, _same(C.rank_of, rank))
+        if plan is not None:
+            found = _subsets(plan, present, rules)
+            if found is not None:
+                offer(found)
+    for suit in sorted({C.suit_of(c) for c in reals}):
+        plan = _plan(fixed_in, flippable, present, _same(C.suit_of, suit))
+        if plan is None:
             continue
-        forced = [c for c in flippable if present[c] and not matches(c, key)]
-        free = [c for c in flippable if matches(c, key)]
-        plans.append((forced, free, [c for c in fixed_in]))
+        found = _subsets(plan, present, rules) if jokers else _windows(plan, present, seq_of, rules)
+        if found is not None:
+            offer(found)
+    if not reals:  # only jokers: no suit or rank to go by
+        found = _subsets(([], flippable, fixed_in), present, rules)
+        if found is not None:
+            offer(found)
+    if best is None:
+        return None
+    return sorted((flip[c] for c in best[2]), key=lambda x: x.seq)
 
-    best: tuple[tuple[int, ...], list[int]] | None = None  # (seqs newest first, flipped cards)
-    for size in range(1, len(flippable) + 1):
-        for forced, free, fixed in plans:
-            need = size - len(forced)
-            if need < 0 or need > len(free):
-                continue
-            kept = [c for c in free if present[c]]
-            for idx in _colex(len(free), need):
-                chosen = set(free[i] for i in idx)
-                cards = fixed + [c for c in kept if c not in chosen] + [
-                    c for c in chosen if not present[c]]
-                if not valid_or_empty(cards, rules):
-                    continue
-                flipped = forced + [free[i] for i in idx]
-                order = tuple(sorted((flip[c].seq for c in flipped), reverse=True))
-                if best is None or order < best[0]:
-                    best = (order, flipped)
-                break  # the first valid set of this size is this key's best (colex order)
-        if best is not None:
-            return sorted((flip[c] for c in best[1]), key=lambda x: x.seq)
+
+def _same(key: Callable[[int], int], value: int) -> Callable[[int], bool]:
+    """A test for cards whose ``key`` (rank or suit) is ``value``."""
+    return lambda c: key(c) == value
+
+
+Plan = tuple[list[int], list[int], list[int]]  # (forced flips, free flippable cards, fixed cards)
+
+
+def _plan(fixed_in: list[int], flippable: list[int], present: dict[int, bool],
+          matches: Callable[[int], bool]) -> Plan | None:
+    """The cards one suit or rank forces out, leaves free and keeps; None if a fixed card
+    of another suit or rank rules it out. Jokers match every suit and rank."""
+    def ok(c: int) -> bool:
+        return C.is_joker(c) or matches(c)
+
+    if not all(ok(c) for c in fixed_in):
+        return None
+    forced = [c for c in flippable if present[c] and not ok(c)]
+    free = [c for c in flippable if ok(c)]
+    return forced, free, fixed_in
+
+
+def _subsets(plan: Plan, present: dict[int, bool], rules: RuleSet) -> list[int] | None:
+    """The first valid set of flips in R8's order (fewest, then colex), trying subsets of
+    the free cards: a set has at most 8 cards of one rank (two packs) plus jokers."""
+    forced, free, fixed = plan
+    kept = [c for c in free if present[c]]
+    for need in range(len(free) + 1):
+        for idx in _colex(len(free), need):
+            chosen = {free[i] for i in idx}
+            cards = fixed + [c for c in kept if c not in chosen] + [
+                c for c in chosen if not present[c]]
+            if valid_or_empty(cards, rules):
+                return forced + [free[i] for i in idx]
     return None
+
+
+@lru_cache(maxsize=256)
+def _needs(n: int, mode: AceMode) -> tuple[dict[int, int], ...]:
+    """How many cards of each rank each run window of length ``n`` needs (cached)."""
+    return tuple(dict(Counter(w)) for w in windows(n, mode))
+
+
+def _windows(plan: Plan, present: dict[int, bool], seq_of: dict[int, int],
+             rules: RuleSet) -> list[int] | None:
+    """The best set of flips that leaves one suit's cards a valid run (no jokers).
+
+    A run is a window of ranks (``melds.windows``): per rank it needs so many cards; the
+    fixed cards must fit, kept cards count first, then the oldest flips fill or empty each
+    rank, which is R8's tie-break order within a window. Bounded by the windows, not by
+    the number of actions."""
+    forced, free, fixed = plan
+    fixed_r: Counter[int] = Counter(C.rank_of(c) for c in fixed)
+    kept_r: dict[int, list[int]] = {}
+    add_r: dict[int, list[int]] = {}
+    for c in free:  # free is oldest flip first
+        (kept_r if present[c] else add_r).setdefault(C.rank_of(c), []).append(c)
+    kept_total = sum(len(v) for v in kept_r.values())
+    lo, hi = max(3, len(fixed)), len(fixed) + len(free)
+    now = len(fixed) + kept_total
+    best: tuple[int, tuple[int, ...], list[int]] | None = None
+    # Each flip changes the meld's size by one: a run of n cards costs at least |n - now|.
+    for n in sorted(range(lo, hi + 1), key=lambda n: (abs(n - now), n)):
+        if best is not None and abs(n - now) > best[0]:
+            break
+        for need in _needs(n, rules.ace_mode):
+            if any(need.get(r, 0) < k for r, k in fixed_r.items()):
+                continue
+            cost = 0
+            kept_in = 0
+            feasible = True
+            for r, w in need.items():
+                x = w - fixed_r[r]
+                k = len(kept_r.get(r, ()))
+                kept_in += k
+                if k >= x:
+                    cost += k - x
+                elif k + len(add_r.get(r, ())) >= x:
+                    cost += x - k
+                else:
+                    feasible = False
+                    break
+            if not feasible:
+                continue
+            cost += kept_total - kept_in  # present cards of ranks outside the window go
+            if best is not None and cost > best[0]:
+                continue
+            flips: list[int] = []
+            for r, pool in kept_r.items():
+                x = need.get(r, 0) - fixed_r[r]
+                flips += pool[: max(0, len(pool) - max(0, x))]
+            for r, w in need.items():
+                x = w - fixed_r[r] - len(kept_r.get(r, ()))
+                if x > 0:
+                    flips += add_r[r][:x]
+            order = tuple(sorted((seq_of[c] for c in flips), reverse=True))
+            if best is None or (cost, order) < best[:2]:
+                cards = fixed + [c for c in free if present[c] != (c in flips)]
+                if is_valid(cards, rules):
+                    best = (cost, order, flips)
+    if best is None:
+        return None
+    return forced + best[2]

@@ -21,8 +21,10 @@ def _face_key(cards: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(52 if is_joker(c) else c % PACK_SIZE for c in cards))
 
 
-def _windows(n: int, mode: AceMode) -> list[list[int]]:
-    """Candidate rank sequences of length n, in the order R4 prefers (ace first)."""
+@lru_cache(maxsize=256)
+def windows(n: int, mode: AceMode) -> list[list[int]]:
+    """Candidate rank sequences of length n, in the order R4 prefers (ace first). Cached:
+    do not change the lists returned."""
     out: list[list[int]] = []
     if mode is AceMode.WRAP:
         for r in range(1, 14):
@@ -49,7 +51,7 @@ def _run_ranks(key: tuple[int, ...], rules: RuleSet) -> tuple[int, ...] | None:
     if len({k // 13 for k in reals}) != 1:
         return None
     have = Counter(k % 13 + 1 for k in reals)
-    for seq in _windows(n, rules.ace_mode):
+    for seq in windows(n, rules.ace_mode):
         need = Counter(seq)
         if all(need[r] >= c for r, c in have.items()):
             return tuple(seq)

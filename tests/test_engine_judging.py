@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
+import pytest
 from enginehelpers import F, T, do, events, hand_of, ids_of, meld, position, table_of
 
 from engine import cards as C
 from engine.hand import Action
 from engine.judging import judged_cards, smallest_put_back
 from engine.melds import is_valid
-from engine.rules import MACHIAVELOX
+from engine.rules import MACHIAVELOX, AceMode, RuleSet
 from engine.view import hand_view
 
 # ---------------------------------------------------------------------------------- R8 search
@@ -70,7 +72,7 @@ def random_graph(rng: random.Random, max_open: int) -> dict[str, Any]:
             "stacks": stacks, "others": others}
 
 
-def brute_force(g: dict[str, Any]) -> tuple[list[int] | None, int]:
+def brute_force(g: dict[str, Any], rules: RuleSet = MACHIAVELOX) -> tuple[list[int] | None, int]:
     """R8 by its letter: every subset of the open actions put back, each card replayed
     forward without the actions still taken back; the smallest valid-or-empty set, ties
     by newest action oldest first. Returns (the set's action numbers, how many sets tied)."""
@@ -86,21 +88,26 @@ def brute_force(g: dict[str, Any]) -> tuple[list[int] | None, int]:
                     if a not in back:
                         place = ("meld", a.dst)
                 content += [c] if place == ("meld", 1) else []
-            if not content or is_valid(content, MACHIAVELOX):
+            if not content or is_valid(content, rules):
                 found.append(sorted((a.seq for a in subset), reverse=True))
         if found:
             return sorted(min(found)), len(found)
     return None, 0
 
 
-def test_the_smallest_put_back_set_is_the_brute_force_one_ties_included() -> None:
+ACE_MODES = [MACHIAVELOX, replace(MACHIAVELOX, ace_mode=AceMode.LOW_ONLY),
+             replace(MACHIAVELOX, ace_mode=AceMode.LOW_OR_HIGH)]
+
+
+@pytest.mark.parametrize("rules", ACE_MODES, ids=[r.ace_mode.value for r in ACE_MODES])
+def test_the_smallest_put_back_set_is_the_brute_force_one_ties_included(rules: RuleSet) -> None:
     rng = random.Random(20261201)
     tied = wounded = needed = big = 0
     for i in range(700):
         g = random_graph(rng, max_open=12 if i % 4 == 0 else 6)
         cands = {c: None for c in g["cards"]}
-        got = smallest_put_back(1, cands, g["stacks"], g["where"], g["others"], MACHIAVELOX)
-        want, ties = brute_force(g)
+        got = smallest_put_back(1, cands, g["stacks"], g["where"], g["others"], rules)
+        want, ties = brute_force(g, rules)
         assert (None if got is None else [a.seq for a in got]) == want, (i, g["actions"])
         tied += ties > 1 and bool(want)
         wounded += want is None
