@@ -85,13 +85,14 @@ def crowded_commands(h: Hand) -> dict[str, list[Command]]:
                 put("place", Command(p, "place", card=C.name(c), meld=m))
             put("unstage", Command(p, "unstage", card=C.name(c)))
         for m, cs in table.items():
+            if not h.staging[p] or p in h.holds:
+                break  # moving table cards needs a declared play and free hands (R6, R12)
             for c in cs[:: max(1, len(cs) // 3)]:
                 for d in [x for x in (1, 2, 3, 4) if x in table and x != m][:2]:
                     put("move", Command(p, "move", card=C.name(c), meld=m, to=d))
-            for c in cs:
-                if h.on_trial(c):  # a card another play moved: the hold an undo may move
-                    put("take", Command(p, "take", card=C.name(c), meld=m))
-            put("take", Command(p, "take", card=C.name(cs[0]), meld=m))
+            moved = [c for c in cs if h.on_trial(c)]  # the holds an undo may move
+            for c in moved or cs[:1]:
+                put("take", Command(p, "take", card=C.name(c), meld=m))
         if p in h.holds:
             for m in list(table)[:3]:
                 put("drop", Command(p, "drop", to=m))
@@ -102,7 +103,7 @@ def crowded_commands(h: Hand) -> dict[str, list[Command]]:
     return out
 
 
-KIND_WEIGHTS = {"stage": 15, "move": 30, "take": 15, "drop": 8, "cancel": 10, "end": 5,
+KIND_WEIGHTS = {"stage": 15, "move": 30, "take": 25, "drop": 6, "cancel": 15, "end": 5,
                 "add": 6, "place": 8, "unstage": 3}
 
 
