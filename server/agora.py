@@ -112,7 +112,13 @@ class AgoraErrorOut(_Out):
 
 
 def dump(msg: _Out) -> str:
-    return msg.model_dump_json()
+    """The JSON text of an agora message; an ``error`` frame when it cannot be encoded (a
+    sentence quoting a client's lone surrogate): never raises."""
+    try:
+        return msg.model_dump_json()
+    except Exception:  # noqa: BLE001 - PydanticSerializationError
+        return AgoraErrorOut(code="bad_field", message="The message holds a character that is "
+                             "not printable.").model_dump_json()
 
 
 def parse(raw: str | bytes | None, max_bytes: int) -> JoinIn | LeaveIn | AgoraPingIn | AgoraErrorOut:

@@ -39,7 +39,7 @@ from engine.view import hand_view
 
 from .connection import Connection
 from .errors import ApiError
-from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump, parse_client
+from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_client
 from .sessions import Session, Sessions
 from .settings import Settings
 from .tables import (
@@ -268,7 +268,7 @@ async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
 
     def refuse(code: str) -> None:
         text = SERVER_REFUSALS.get(code) or HINT_REFUSALS[code]
-        conn.send(dump(RefusedOut(id=msg.id, code=code, message=text)))
+        conn.send(dump_reply(RefusedOut(id=msg.id, code=code, message=text)))
 
     seat = conn.seat
     if seat is None:
@@ -295,6 +295,6 @@ async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
         version, hv = got
         loop = asyncio.get_running_loop()
         found = await loop.run_in_executor(THINKER, suggest, hv, HINT_BUDGET)
-        conn.send(dump(HintOut(id=msg.id, version=version, **found)))
+        conn.send(dump_reply(HintOut(id=msg.id, version=version, **found)))
     finally:
         _hinting.discard(conn.id)

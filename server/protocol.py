@@ -19,6 +19,13 @@ Error codes of :class:`ErrorOut` (malformed input; the socket stays open):
 * ``bad_field``: a field is missing or of the wrong type (the command ``id`` is echoed when it
   could be read).
 
+Ids and strings, exactly: a command or hint ``id`` is an integer within ±2**53 (what every
+JSON reader holds exactly) or a string of 1–64 characters for which ``str.isprintable()``
+holds; ``card`` and the items of ``cards`` are printable strings of at most 8 characters. So
+nothing a client sends can make a reply that cannot be encoded (a lone surrogate such as
+``"\ud800"`` is not printable). Should a reply still fail to encode, :func:`dump_reply` turns
+it into an ``error`` frame instead of raising.
+
 Refusal codes (:class:`RefusedOut`) are the engine's (``docs/errors.md``) plus the server's own:
 ``not_seated`` (a spectator sent a command) and ``not_started`` (seats are still filling).
 """
@@ -29,6 +36,7 @@ import json
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -58,7 +66,33 @@ _NEEDS: dict[str, tuple[str, ...]] = {
     "drop": ("to",), "move": ("card", "meld", "to"),
 }
 
-CommandId = Annotated[StrictStr | StrictInt, Field(union_mode="left_to_right")]
+#: The largest magnitude of an integer id: JSON readers (JavaScript's among them) hold every
+#: integer up to 2**53 exactly, and no further.
+ID_INT_MAX = 2**53
+ID_STR_MAX = 64
+
+
+def _printable(v: str) -> str:
+    if not v.isprintable():
+        raise ValueError("holds a character that is not printable")
+    return v
+
+
+def valid_id(v: object) -> bool:
+    """True for a command or hint id the protocol accepts (see the module docstring)."""
+    if isinstance(v, bool):
+        return False
+    if isinstance(v, int):
+        return -ID_INT_MAX <= v <= ID_INT_MAX
+    return isinstance(v, str) and 1 <= len(v) <= ID_STR_MAX and v.isprintable()
+
+
+#: A client's printable string (cards, ids).
+Printable = Annotated[StrictStr, AfterValidator(_printable)]
+CommandId = Annotated[
+    Annotated[Printable, Field(min_length=1, max_length=ID_STR_MAX)]
+    | Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)],
+    Field(union_mode="left_to_right")]
 
 
 class _In(BaseModel):
@@ -69,23 +103,21 @@ class _In(BaseModel):
 class CommandIn(_In):
     """``{"type": "command", "id": "c17", "do": "add", "card": "7C", "meld": 1}``.
 
-    ``id`` is the client's command id (a string of 1–64 characters, or an integer): a repeated
-    id is applied once and gets the same reply again. ``card`` is a face (R1), ``cards`` a list
+    ``id`` is the client's command id (a printable string of 1–64 characters, or an integer
+    within ±2**53): a repeated id is applied once and gets the same reply again. ``card`` is a face (R1), ``cards`` a list
     of faces (``lay``), ``meld`` a meld id, ``to`` a meld id or ``"new"``.
     """
 
     type: Literal["command"]
     id: CommandId
     do: Do
-    card: StrictStr | None = Field(None, max_length=8)
-    cards: list[Annotated[StrictStr, Field(max_length=8)]] | None = Field(None, max_length=40)
-    meld: StrictInt | None = None
-    to: StrictInt | Literal["new"] | None = None
+    card: Printable | None = Field(None, max_length=8)
+    cards: list[Annotated[Printable, Field(max_length=8)]] | None = Field(None, max_length=40)
+    meld: Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)] | None = None
+    to: Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)] | Literal["new"] | None = None
 
     @model_validator(mode="after")
     def _fields_for_do(self) -> CommandIn:
-        if isinstance(self.id, str) and not 1 <= len(self.id) <= 64:
-            raise ValueError("id must be 1 to 64 characters")
         missing = [f for f in _NEEDS.get(self.do, ()) if getattr(self, f) is None]
         if missing:
             raise ValueError(f"'{self.do}' needs {' and '.join(missing)}")
@@ -96,7 +128,7 @@ class ResumeIn(_In):
     """``{"type": "resume", "last_version": 57}``: the last version this client saw (None: none)."""
 
     type: Literal["resume"]
-    last_version: Annotated[StrictInt, Field(ge=0)] | None = None
+    last_version: Annotated[StrictInt, Field(ge=0, le=ID_INT_MAX)] | None = None
 
 
 class PingIn(_In):
@@ -111,12 +143,6 @@ class HintIn(_In):
 
     type: Literal["hint"]
     id: CommandId
-
-    @model_validator(mode="after")
-    def _id_length(self) -> HintIn:
-        if isinstance(self.id, str) and not 1 <= len(self.id) <= 64:
-            raise ValueError("id must be 1 to 64 characters")
-        return self
 
 
 ClientMessage = Annotated[CommandIn | ResumeIn | PingIn | HintIn, Field(discriminator="type")]
@@ -221,8 +247,21 @@ ServerMessage = (
 
 
 def dump(msg: _Out) -> str:
-    """The JSON text of a server message (``None`` fields kept, as the protocol shows them)."""
+    """The JSON text of a server message (``None`` fields kept, as the protocol shows them).
+    Raises ``pydantic_core.PydanticSerializationError`` when it holds what JSON in UTF-8
+    cannot carry (a lone surrogate): replies built from client input use :func:`dump_reply`."""
     return msg.model_dump_json(exclude_none=isinstance(msg, ErrorOut))
+
+
+def dump_reply(msg: _Out) -> str:
+    """:func:`dump`, or, when ``msg`` cannot be encoded, the text of an ``error`` frame
+    (``bad_field``, without an id) saying so. Never raises: one reply that cannot be sent must
+    not stop the table that sends it."""
+    try:
+        return dump(msg)
+    except Exception:  # noqa: BLE001 - PydanticSerializationError, or a bug in a view
+        return dump(ErrorOut(code="bad_field", message=FIELD_SENTENCE.format(
+            field="id", what=FIELD_HELP["id"])))
 
 
 # ---------------------------------------------------------------------------- parsing
@@ -231,14 +270,16 @@ def dump(msg: _Out) -> str:
 #: What each field of a client message must be, in words a person reads (instead of the
 #: validator's internals such as ``to.int: Input should be a valid integer``).
 FIELD_HELP = {
-    "id": "a text of 1 to 64 characters or a whole number",
+    "id": "a text of 1 to 64 printable characters, or a whole number from -2**53 to 2**53",
     "do": "a command name, like draw, stage, add, move or end",
     "card": 'one card, written like "10H" or "QS"',
-    "cards": 'a list of cards, like ["7C", "8C", "9C"]',
+    "cards": 'a list of at most 40 cards, like ["7C", "8C", "9C"]',
     "meld": "a meld id, a whole number",
     "to": 'a meld id (a whole number) or "new"',
-    "last_version": "a whole number, 0 or more",
+    "last_version": "a whole number from 0 to 2**53",
 }
+#: The ``bad_field`` sentence for a field of :data:`FIELD_HELP`.
+FIELD_SENTENCE = 'The field "{field}" must be {what}.'
 
 
 def _describe(err: ValidationError, kind: str) -> str:
@@ -247,7 +288,7 @@ def _describe(err: ValidationError, kind: str) -> str:
     if parts and parts[0] == kind:  # the union's tag
         parts = parts[1:]
     if parts and parts[0] in FIELD_HELP and first.get("type") != "missing":
-        return f'The field "{parts[0]}" must be {FIELD_HELP[parts[0]]}.'
+        return FIELD_SENTENCE.format(field=parts[0], what=FIELD_HELP[parts[0]])
     loc = ".".join(parts)
     msg = str(first.get("msg", "invalid"))
     msg = msg.removeprefix("Value error, ")
@@ -270,8 +311,9 @@ def parse_client(raw: str | bytes | None, *, max_bytes: int = 16384
                 return ErrorOut(code="bad_json", message="Messages are UTF-8 JSON text.")
         try:
             data = json.loads(raw)
-        except (json.JSONDecodeError, RecursionError) as e:
-            return ErrorOut(code="bad_json", message=f"Not JSON: {e}.")
+        except (json.JSONDecodeError, RecursionError, ValueError) as e:
+            # ValueError: an integer of more than 4300 digits (Python's limit on int()).
+            return ErrorOut(code="bad_json", message=f"Not JSON: {str(e)[:120]}.")
         if not isinstance(data, dict):
             return ErrorOut(code="bad_json", message="A message is a JSON object.")
         kind = data.get("type")
@@ -282,8 +324,7 @@ def parse_client(raw: str | bytes | None, *, max_bytes: int = 16384
             return _client_adapter.validate_python(data)
         except ValidationError as e:
             cid = data.get("id")
-            ok_id = isinstance(cid, (str, int)) and not isinstance(cid, bool) and (
-                not isinstance(cid, str) or 1 <= len(cid) <= 64)
-            return ErrorOut(code="bad_field", message=_describe(e, kind), id=cid if ok_id else None)
+            return ErrorOut(code="bad_field", message=_describe(e, kind),
+                            id=cid if valid_id(cid) else None)
     except Exception as e:  # noqa: BLE001 # pragma: no cover - parsing must never kill a socket
         return ErrorOut(code="bad_json", message=f"Unreadable message ({type(e).__name__}).")
