@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import Refused
-from .hand import Command, Event, Hand, _ms, _sec
+from .hand import Hand
+from .model import Command, Event
 from .rules import MACHIAVELOX, RuleSet
+from .timeunits import ms, sec
 
 GamePhase = Literal["hand", "pause", "over"]
 
@@ -104,21 +106,21 @@ class Game:
         """Seconds since the game began of the next clock, or None."""
         if self.phase == "hand" and self.hand is not None:
             d = self.hand.next_deadline()
-            return None if d is None else _sec(self.hand_started_ms + _ms(d))
+            return None if d is None else sec(self.hand_started_ms + ms(d))
         if self.phase == "pause" and self.pause_deadline_ms is not None:
-            return _sec(self.pause_deadline_ms)
+            return sec(self.pause_deadline_ms)
         return None
 
     def hand_time(self, now: float) -> float:
         """Game time ``now`` as seconds since the current hand began."""
-        return _sec(max(0, _ms(now) - self.hand_started_ms))
+        return sec(max(0, ms(now) - self.hand_started_ms))
 
     def tick(self, now: float) -> None:
         """Fire every clock due by ``now`` (seconds since the game began)."""
-        now_ms = max(self.now_ms, _ms(now))
+        now_ms = max(self.now_ms, ms(now))
         while True:
             if self.phase == "hand" and self.hand is not None:
-                self.hand.tick(_sec(now_ms - self.hand_started_ms))
+                self.hand.tick(sec(now_ms - self.hand_started_ms))
                 self.now_ms = now_ms
                 self._pull()
                 if self.hand.result is not None:
@@ -168,7 +170,7 @@ class Game:
             return
         if self.phase != "hand" or self.hand is None:
             raise Refused("not_in_hand", "No hand is being played: wait for the next one.")
-        self.hand.apply(cmd, self.hand_time(_sec(self.now_ms)))
+        self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
         self._pull()
         if self.hand.result is not None:
             self._after_hand()
@@ -177,7 +179,7 @@ class Game:
 
     def _emit(self, kind: str, player: str | None, data: dict[str, Any]) -> None:
         self.version += 1
-        self._events.append((None, Event(self.version, _sec(self.now_ms), kind, player, data)))
+        self._events.append((None, Event(self.version, sec(self.now_ms), kind, player, data)))
 
     def _pull(self) -> None:
         if self.hand is not None:
@@ -191,7 +193,7 @@ class Game:
         elif seat.connected:
             raise Refused("connected")
         if self.phase == "hand" and self.hand is not None and seat.name in self.hand.players:
-            self.hand.apply(cmd, self.hand_time(_sec(self.now_ms)))
+            self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
             self._pull()
         if cmd.do == "disconnect":
             seat.connected = False
@@ -242,15 +244,15 @@ class Game:
                 self._finish(None, True, "target")
             return
         self.phase = "pause"
-        self.pause_deadline_ms = self.now_ms + _ms(self.rules.pause)
-        self._emit("pause_started", None, {"until": _sec(self.pause_deadline_ms),
+        self.pause_deadline_ms = self.now_ms + ms(self.rules.pause)
+        self._emit("pause_started", None, {"until": sec(self.pause_deadline_ms),
                                            "totals": dict(self.totals)})
 
     def _end_pause(self) -> None:
         if self.phase != "pause":
             return
         self.pause_deadline_ms = None
-        limit = _ms(self.rules.absence)
+        limit = ms(self.rules.absence)
         gone = [s.name for s in self.seats.values() if s.in_game and not s.connected
                 and s.disconnected_ms is not None and self.now_ms - s.disconnected_ms >= limit]
         if gone:

@@ -11,8 +11,9 @@ from collections import Counter
 from typing import Any
 
 from . import cards as C
+from .commands import COMMANDS, needs
 from .errors import Refused
-from .hand import COMMANDS, Command, Hand
+from .hand import Command, Hand
 from .rules import find_rules
 
 
@@ -35,12 +36,6 @@ def _fmt(c: Counter[str]) -> str:
     return "[" + " ".join(sorted(c.elements())) + "]"
 
 
-# The fields each command needs (conformance README, "Commands and their fields").
-REQUIRED: dict[str, tuple[str, ...]] = {
-    "stage": ("card",), "unstage": ("card",), "lay": ("cards",),
-    "add": ("card", "meld"), "place": ("card", "meld"), "take": ("card", "meld"),
-    "drop": ("to",), "move": ("card", "meld", "to"),
-}
 
 
 def command_from_step(step: dict[str, Any]) -> Command:
@@ -48,7 +43,7 @@ def command_from_step(step: dict[str, Any]) -> Command:
     do = step.get("do")
     if do not in COMMANDS:
         raise CaseError(f"unknown command {do!r}")
-    missing = [f for f in REQUIRED.get(str(do), ()) if f not in step]
+    missing = [f for f in needs(str(do)) if f not in step]
     if missing:
         raise CaseError(f"command {do!r} needs {', '.join(missing)}")
     if "p" not in step:

@@ -38,12 +38,14 @@ from typing import Any
 
 from . import cards as C
 from .game import Game
-from .hand import Event, Hand, _sec
+from .hand import Hand
 from .melds import is_valid
+from .model import Event
+from .timeunits import sec
 
 
 def _s(ms: int | None) -> float | None:
-    return None if ms is None else _sec(ms)
+    return None if ms is None else sec(ms)
 
 
 def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
@@ -98,7 +100,7 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
     fr, tb = hand.freeze, hand.tiebreak
     res = hand.result
     return {
-        "t": _sec(hand.now_ms),
+        "t": sec(hand.now_ms),
         "version": hand.version,
         "you": seat,
         "rules": rules.name,
@@ -111,18 +113,18 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
         "removed": C.names(hand.removed),
         "plays": plays,
         "holds": [{"player": h.player, "card": C.name(h.card), "meld": h.meld,
-                   "until": _sec(h.deadline_ms)} for h in hand.holds.values()],
+                   "until": sec(h.deadline_ms)} for h in hand.holds.values()],
         "reserved": [{"card": C.name(c), "player": hand.plays[pid].player}
                      for c, pid in hand.reserved.items()],
         "clocks": {
             "inactivity": _s(hand.inactivity_deadline_ms),
-            "freeze": None if fr is None else {"caller": fr.caller, "until": _sec(fr.deadline_ms)},
-            "tiebreak": None if tb is None else {"players": list(tb.players), "until": _sec(tb.deadline_ms)},
-            "absences": {p: _sec(d) for p in hand.order
+            "freeze": None if fr is None else {"caller": fr.caller, "until": sec(fr.deadline_ms)},
+            "tiebreak": None if tb is None else {"players": list(tb.players), "until": sec(tb.deadline_ms)},
+            "absences": {p: sec(d) for p in hand.order
                          if (d := hand.players[p].absence_deadline_ms) is not None},
         },
         "tiebreak": None if tb is None else {
-            "players": list(tb.players), "until": _sec(tb.deadline_ms),
+            "players": list(tb.players), "until": sec(tb.deadline_ms),
             "pile": {p: C.names(hand.hands[p]) for p in tb.players}},
         "result": None if res is None else {"end": res.end, "winner": res.winner,
                                             "scores": dict(res.scores), "reasons": dict(res.reasons),
@@ -144,8 +146,8 @@ def game_view(game: Game, seat: str | None) -> dict[str, Any]:
         "history": [{"hand": h.number, "end": h.end, "winner": h.winner, "scores": h.scores,
                      "reasons": h.reasons} for h in game.history],
         "pause_until": _s(game.pause_deadline_ms),
-        "game_t": _sec(game.now_ms),
-        "hand_started": _sec(game.hand_started_ms),
+        "game_t": sec(game.now_ms),
+        "hand_started": sec(game.hand_started_ms),
         "result": None if game.result is None else {
             "winner": game.result.winner, "long_draw": game.result.long_draw,
             "totals": game.result.totals, "reason": game.result.reason},

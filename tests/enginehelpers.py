@@ -34,6 +34,7 @@ from enum import Enum
 from typing import Any
 
 from engine import cards as C
+from engine.commands import needs
 from engine.errors import Refused
 from engine.hand import Command, Hand
 from engine.melds import is_valid
@@ -138,21 +139,16 @@ def cmd(text: str) -> Command:
         raise ValueError(f"a command is 'PLAYER DO ...', not {text!r}")
     p, do, args = words[0], words[1], words[2:]
 
-    def meld_id(w: str) -> int | str:
-        return w if w == "new" else int(w)
-
-    if do in ("stage", "unstage"):
-        return Command(p, do, card=args[0] if args else None)
+    fields = needs(do)
     if do == "lay":
         return Command(p, do, cards=tuple(args))
-    if do in ("add", "place", "take"):
-        return Command(p, do, card=args[0] if args else None,
-                       meld=meld_id(args[1]) if len(args) > 1 else None)  # type: ignore[arg-type]
-    if do == "drop":
-        return Command(p, do, to=meld_id(args[0]) if args else None)
-    if do == "move":
-        return Command(p, do, card=args[0], meld=int(args[1]), to=meld_id(args[2]))
-    return Command(p, do)
+    if len(args) > len(fields):
+        raise ValueError(f"{do} takes {', '.join(fields) or 'nothing'}, not {text!r}")
+    # The schema's fields, in its order (engine.commands): card, meld (an id), to (an id or new).
+    values: dict[str, Any] = {}
+    for f, w in zip(fields, args):
+        values[f] = w if f == "card" else (w if w == "new" else int(w))
+    return Command(p, do, **values)
 
 
 def _as_cmd(command: str | Command) -> Command:

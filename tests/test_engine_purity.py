@@ -27,7 +27,7 @@ def imports(path: Path) -> set[str]:
 
 def test_engine_does_no_io() -> None:
     bad = {}
-    for f in ENGINE.glob("*.py"):
+    for f in ENGINE.rglob("*.py"):
         hit = {m for m in imports(f) & FORBIDDEN if (f.name, m) not in ALLOWED}
         if hit:
             bad[f.name] = sorted(hit)
@@ -35,14 +35,14 @@ def test_engine_does_no_io() -> None:
 
 
 def test_engine_uses_no_global_random() -> None:
-    for f in ENGINE.glob("*.py"):
+    for f in ENGINE.rglob("*.py"):
         text = f.read_text()
         for call in ("random.shuffle(", "random.random(", "random.choice(", "random.randint("):
             assert call not in text, f"{f.name} uses the global random generator ({call})"
 
 
 def test_engine_passes_mypy_strict() -> None:
-    files = [str(p) for p in sorted(ENGINE.glob("*.py"))]
+    files = [str(p) for p in sorted(ENGINE.rglob("*.py"))]
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--ignore-missing-imports", *files],
                        capture_output=True, text=True, check=False)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -1,0 +1,108 @@
+"""Cards on the table and where every card is (§1–§3, R1, R2): the moves of one card
+and the queries on the table."""
+
+from __future__ import annotations
+
+from . import cards as C
+from .errors import Refused
+from .melds import display_order
+from .model import (
+    Loc,
+)
+from .state import HandState
+
+
+class CardTable(HandState):
+    """Card locations and moves (R1, R2), and queries on the table."""
+
+    def table(self) -> dict[int, list[int]]:
+        """Melds on the table: id → cards (physical ids), in id order."""
+        return {m: cs for m, cs in self.melds.items() if cs}
+
+    def open_players(self) -> list[str]:
+        return [self.plays[pid].player for pid in self._open]
+
+    def active(self) -> list[str]:
+        return [p for p in self.order if self.players[p].status == "active"]
+
+    def count_in_hand(self, p: str) -> int:
+        return len(self.hands[p]) + len(self.staging[p])
+
+    def on_trial(self, card: int) -> bool:
+        """True when the card's latest move belongs to a play still open (§5.4)."""
+        st = self.card_stack.get(card)
+        return st is not None and bool(st) and self.plays[st[-1].play].status == "open"
+
+    def _put(self, card: int, loc: Loc) -> None:
+        kind = loc[0]
+        if kind == "hand":
+            self.hands[loc[1]].append(card)
+        elif kind == "staging":
+            self.staging[loc[1]].append(card)
+        elif kind == "stock":
+            self.stocks[loc[1]].append(card)
+        elif kind == "meld":
+            self.melds.setdefault(loc[1], []).append(card)
+        elif kind == "removed":
+            self.removed.append(card)
+        self.loc[card] = loc
+        self._arrivals += 1
+        self.arrival[card] = self._arrivals
+
+    def _remove(self, card: int) -> None:
+        loc = self.loc[card]
+        kind = loc[0]
+        if kind == "hand":
+            self.hands[loc[1]].remove(card)
+        elif kind == "staging":
+            self.staging[loc[1]].remove(card)
+        elif kind == "stock":
+            self.stocks[loc[1]].remove(card)
+        elif kind == "meld":
+            meld = self.melds[loc[1]]
+            meld.remove(card)
+            if not meld:  # a meld that loses its last card is gone (R2)
+                del self.melds[loc[1]]
+        elif kind == "removed":
+            self.removed.remove(card)
+
+    def _move_card(self, card: int, loc: Loc) -> None:
+        self._remove(card)
+        self._put(card, loc)
+
+    def _find(self, pool: list[int], face_text: str | None) -> int | None:
+        """R1: the card of that face in ``pool`` that arrived there last."""
+        if face_text is None:
+            raise Refused("bad_card", "Name a card, like 10H or QS.")
+        try:
+            face = C.parse_face(face_text)
+        except C.NotationError as e:
+            raise Refused("bad_card", str(e)) from None
+        best = None
+        for c in pool:
+            if C.face_of(c) == face and (best is None or self.arrival[c] > self.arrival[best]):
+                best = c
+        return best
+
+    def _hand_pool(self, p: str) -> list[int]:
+        """The cards ``p`` may play from: their hand, or in a tie-break the pile (R19)."""
+        if self.tiebreak is not None and p in self.tiebreak.players:
+            return [c for q in self.tiebreak.players for c in self.hands[q]]
+        return self.hands[p]
+
+    def _owner_of(self, card: int, default: str) -> str:
+        loc = self.loc[card]
+        if loc[0] == "hand":
+            return str(loc[1])
+        return self._pile_owner.get(card, default)
+
+    def meld_view(self, mid: int) -> list[str]:
+        """A meld's faces as the server shows them (runs in run order, R2)."""
+        return C.names(display_order(self.melds.get(mid, []), self.rules))
+
+    def _tied_players(self) -> list[str]:
+        return list(self.tiebreak.players) if self.tiebreak else []
+
+    def _pile_cards_of(self, p: str) -> list[int]:
+        return [c for c in self.hands[p]] + [
+            c for q in self.order for c in self.staging[q] if self._pile_owner.get(c) == p]
