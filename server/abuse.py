@@ -8,16 +8,25 @@ Two rules, on top of the ``too_large`` error reply and the read throttle of ``se
   which ``machiavelox serve`` sets to ``settings.ws_max_size``, the websocket layer closes
   with 1009 before the app sees the frame.)
 * **Floods.** Each socket is read through a token bucket (``Throttle``: ``message_rate`` a
-  second, ``message_burst`` at once), which slows a fast sender down. A socket whose messages
-  have all had to wait for ``settings.flood_seconds`` (5 s) has been sending faster than the
-  rate for that long, past its burst, without a break: :class:`FloodGuard` says so and the
-  socket is closed with 1008. A burst that the throttle absorbs in less time is only slowed.
+  second, ``message_burst`` at once), which slows a fast sender down. :class:`FloodGuard`
+  measures, over a sliding window of ``settings.flood_seconds`` (5 s), the share of time the
+  socket was held back: the time between two reads counts as held back when the later message
+  had to wait for a token (it was there, and the throttle kept it). A socket held back for at
+  least :data:`FLOOD_SHARE` (80 %) of a whole window has been sending faster than its rate for
+  that long, past its burst: it is closed with 1008. A burst that the throttle absorbs in less
+  time is only slowed; a client at its rate waits now and then, far under the share.
+  Measuring a share over the window, rather than timing one unbroken run of waits, keeps the
+  rule working under load: a pause of the event loop lets the bucket refill, so the next
+  message waits nothing, which used to reset the run (a 20 ms pause was enough); now it only
+  takes that interval off the share.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections import deque
+from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
@@ -34,23 +43,44 @@ def frame_too_large(data: str | bytes | None, limit: int) -> bool:
     return len(data) * 4 > limit and len(data.encode("utf-8", "surrogatepass")) > limit
 
 
-class FloodGuard:
-    """Times the current run of messages that the throttle held back (``waited`` > 0)."""
+#: The share of a flood window a socket must have been held back for to be cut off.
+FLOOD_SHARE = 0.8
 
-    def __init__(self, seconds: float) -> None:
+
+class FloodGuard:
+    """The time a socket was held back by the throttle, over a sliding window (see the
+    module docstring). ``clock``: seconds, the loop's time by default (tests pass a fake)."""
+
+    def __init__(self, seconds: float, share: float = FLOOD_SHARE,
+                 clock: Callable[[], float] | None = None) -> None:
         self.seconds = seconds
-        self.since: float | None = None  # loop time the run began; None: no run
+        self.share = share
+        self._clock = clock or (lambda: asyncio.get_running_loop().time())
+        self.started = self._clock()
+        self._last_read: float | None = None
+        #: ``(end, length)`` of the held-back intervals ending within the window, oldest first.
+        self._held: deque[tuple[float, float]] = deque()
+        self.held = 0.0  # the sum of their lengths
 
     def flooding(self, waited: float) -> bool:
-        """Record one message read after ``waited`` seconds in the throttle; True when the
-        socket has been held back without a break for ``seconds``: cut it off."""
-        if waited <= 0:
-            self.since = None
+        """Record one message read after ``waited`` seconds in the throttle; True when, over
+        the last ``seconds`` (and the socket is at least that old), it was held back for
+        ``share`` of the time or more: cut it off."""
+        now = self._clock()
+        if waited > 0 and self._last_read is not None and now > self._last_read:
+            self._held.append((now, now - self._last_read))
+            self.held += now - self._last_read
+        self._last_read = now
+        start = now - self.seconds
+        while self._held and self._held[0][0] <= start:
+            self.held -= self._held.popleft()[1]
+        if now - self.started < self.seconds:
             return False
-        now = asyncio.get_running_loop().time()
-        if self.since is None:
-            self.since = now - waited
-        return now - self.since >= self.seconds
+        inside = self.held
+        if self._held:  # the oldest interval counts only for its part inside the window
+            end, length = self._held[0]
+            inside -= max(0.0, length - (end - start))
+        return inside >= self.share * self.seconds
 
 
 async def cut_off(ws: WebSocket, reason: str, metrics: Metrics | None) -> None:
