@@ -9,6 +9,7 @@ from .chain import ChainUndo
 from .errors import Refused
 from .model import (
     Command,
+    Phase,
     PlayerState,
 )
 from .timeunits import ms, sec
@@ -22,7 +23,7 @@ class ClockRules(ChainUndo):
     def _restart_inactivity(self) -> None:
         """R14: a restart; during a freeze the clock then resumes from its full 120 s when
         the freeze ends (a restart stands even if its play is undone later)."""
-        if self.tiebreak is not None:
+        if self.phase is Phase.TIEBREAK:
             return
         if self.freeze is not None:
             self.freeze.inactivity_left_ms = ms(self.rules.inactivity)
@@ -30,7 +31,7 @@ class ClockRules(ChainUndo):
         self.inactivity_deadline_ms = self.now_ms + ms(self.rules.inactivity)
 
     def _next_clock(self) -> tuple[int, int, int, Any] | None:
-        if self.result is not None:
+        if self.phase is Phase.OVER:
             return None
         best: tuple[int, int, int, Any] | None = None
 
@@ -53,7 +54,7 @@ class ClockRules(ChainUndo):
                 consider((d, _ABSENCE, 0, None))
         if self.tiebreak is not None:
             consider((self.tiebreak.deadline_ms, _TIEBREAK, 0, None))
-        if self.inactivity_deadline_ms is not None and self.freeze is None and self.tiebreak is None:
+        if self.inactivity_deadline_ms is not None and self.phase is Phase.PLAYING:
             consider((self.inactivity_deadline_ms, _INACTIVITY, 0, None))
         return best
 

@@ -4,9 +4,11 @@ final silence and tie-break, and the count."""
 from __future__ import annotations
 
 from . import cards as C
+from . import scoring
 from .melds import is_valid
 from .model import (
     Command,
+    Phase,
     PlayerState,
     Result,
     Tiebreak,
@@ -66,7 +68,7 @@ class EndingRules(StopRules):
             self._emit("went_out", p, {"during_freeze": True})
             self._finish_hand("out", p, judge_open=False)
             return True
-        if self.tiebreak is not None:
+        if self.phase is Phase.TIEBREAK:
             return False
         ready: list[tuple[int, str]] = []
         for p in self.active():
@@ -123,7 +125,7 @@ class EndingRules(StopRules):
     def _final_silence(self) -> None:
         """R19: open plays end first, then the count; a tie opens the tie-break."""
         self._close_open_plays()
-        if self.result is not None:
+        if self.phase is Phase.OVER:
             return
         active = self.active()
         if not active:
@@ -137,6 +139,7 @@ class EndingRules(StopRules):
         for p in list(self.holds):
             self._release(p, "tiebreak")
         self.tiebreak = Tiebreak(tied, self.now_ms + ms(self.rules.tiebreak))
+        self.phase = Phase.TIEBREAK
         for p in tied:
             for c in self.hands[p]:
                 self._pile_owner[c] = p
@@ -152,14 +155,14 @@ class EndingRules(StopRules):
         tb = self.tiebreak
         assert tb is not None
         self._close_open_plays()
-        if self.result is not None:
+        if self.phase is Phase.OVER:
             return
         if self._check_tiebreak_win():
             return
         self._finish_hand("draw", None)
 
     def _finish_hand(self, end: str, winner: str | None, *, judge_open: bool = True) -> None:
-        if self.result is not None:
+        if self.phase is Phase.OVER:
             return
         if judge_open:
             # R15/R7: the other open plays end as at their 40 s, in opening order.
@@ -168,8 +171,11 @@ class EndingRules(StopRules):
                     self._end_play(self.plays[pid], "hand_end")
         for p in list(self.holds):
             self._release(p, "hand_end")
-        scores, reasons = self._score(end, winner)
-        self.result = Result(end, winner, scores, reasons, self._breakdown(end, winner))
+        terms = self._count(end, winner)
+        scores = {p: sum(t.values()) for p, t in terms.items()}
+        reasons = {p: scoring.reason(self.players[p].status, end, t) for p, t in terms.items()}
+        self.result = Result(end, winner, scores, reasons, terms)
+        self.phase = Phase.OVER
         self.freeze = None
         self.tiebreak = None
         self._open = []
@@ -180,72 +186,11 @@ class EndingRules(StopRules):
         self._emit("hand_ended", winner, {"end": end, "winner": winner, "scores": scores,
                                           "reasons": reasons})
 
-    def _score(self, end: str, winner: str | None) -> tuple[dict[str, int], dict[str, str]]:
-        """R20."""
-        r = self.rules
-        scores: dict[str, int] = {}
-        reasons: dict[str, str] = {}
-        for p in self.order:
-            st = self.players[p].status
-            if st == "eliminated":
-                scores[p], reasons[p] = -r.penalty, "eliminated"
-            elif st == "left":
-                scores[p], reasons[p] = -r.penalty, "left"
-            else:
-                scores[p], reasons[p] = 0, "lost"
-        if end == "abandoned":
-            return scores, reasons
-        if end == "draw":
-            tied = self._tied_players()
-            pile = sum(self.count_in_hand(p) for p in tied)
-            for p in tied:
-                if self.players[p].status == "active":
-                    scores[p] = max(-r.penalty, r.win_base - pile)
-                    reasons[p] = f"draw: {r.win_base} - {pile} pile cards"
-            return scores, reasons
-        assert winner is not None
-        if end == "tiebreak":
-            tied = self._tied_players()
-            from_others = sum(1 for q in tied if q != winner for _ in self._pile_cards_of(q))
-            outside = sum(self.count_in_hand(q) for q in self.order if q not in tied)
-            scores[winner] = r.win_base + from_others + outside
-            reasons[winner] = (f"tie-break: {r.win_base} + {from_others} pile cards of the others"
-                               f" + {outside} cards outside")
-            return scores, reasons
-        others = sum(self.count_in_hand(q) for q in self.order if q != winner)
-        stock = len(self.stocks[winner])
-        bonus = r.empty_stock_bonus if end == "out" and stock == 0 else 0
-        scores[winner] = r.win_base - stock + others + bonus
-        reasons[winner] = (f"{r.win_base} - {stock} in stock + {others} in opponents' hands"
-                           + (f" + {bonus} for an empty stock" if bonus else ""))
-        return scores, reasons
-
-    def _breakdown(self, end: str, winner: str | None) -> dict[str, dict[str, int]]:
-        """The terms of each score (R20), in the shape of :attr:`Result.breakdown`."""
-        r = self.rules
-        out: dict[str, dict[str, int]] = {}
-        for p in self.order:
-            st = self.players[p].status
-            out[p] = {"penalty": -r.penalty} if st in ("eliminated", "left") else {}
-        if end == "draw":
-            tied = self._tied_players()
-            pile = sum(self.count_in_hand(p) for p in tied)
-            for p in tied:
-                if self.players[p].status == "active":
-                    out[p] = {"base": r.win_base, "pile": -pile}
-                    if r.win_base - pile < -r.penalty:  # §12: staying never costs more than leaving
-                        out[p]["floor"] = -r.penalty - (r.win_base - pile)
-        elif end == "tiebreak" and winner is not None:
-            tied = self._tied_players()
-            out[winner] = {
-                "base": r.win_base,
-                "pile_from_others": sum(len(self._pile_cards_of(q)) for q in tied if q != winner),
-                "outside": sum(self.count_in_hand(q) for q in self.order if q not in tied)}
-        elif winner is not None and end != "abandoned":
-            stock = len(self.stocks[winner])
-            terms = {"base": r.win_base, "stock": -stock,
-                     "opponents": sum(self.count_in_hand(q) for q in self.order if q != winner)}
-            if end == "out" and stock == 0:
-                terms["bonus"] = r.empty_stock_bonus
-            out[winner] = terms
-        return out
+    def _count(self, end: str, winner: str | None) -> dict[str, dict[str, int]]:
+        """Each player's score as its terms (R20, ``engine.scoring``)."""
+        tied = self._tied_players()
+        return scoring.count(scoring.Counted(
+            order=self.order, status={p: self.players[p].status for p in self.order},
+            in_hand={p: self.count_in_hand(p) for p in self.order},
+            stock={p: len(self.stocks[p]) for p in self.order}, tied=tied,
+            pile_from={p: len(self._pile_cards_of(p)) for p in tied}), end, winner, self.rules)

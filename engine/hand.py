@@ -39,7 +39,7 @@ from .clocks import _ABSENCE, _FREEZE, _HOLD, _INACTIVITY, _PLAY, _TIEBREAK
 from .commands import COMMANDS
 from .ending import EndingRules
 from .errors import EngineFault, Refused
-from .model import Command, Event
+from .model import Command, Event, Phase
 from .rules import MACHIAVELOX, RuleSet
 from .timeunits import ms, sec
 
@@ -117,9 +117,7 @@ class Hand(EndingRules):
             return C.card_id(face, copies[face] - 1)
 
         for meld in table:
-            mid = hand.next_meld
-            hand.next_meld += 1
-            hand.melds[mid] = []
+            mid = hand._new_meld()
             for f in meld:
                 hand._put(take(f), ("meld", mid))
         for p, fs in (hands or {}).items():
@@ -161,7 +159,7 @@ class Hand(EndingRules):
         ``now`` (seconds since the hand began). Time never goes back: a ``now``
         before the last one is treated as the last one."""
         now_ms = max(ms(now), self.now_ms)
-        while self.result is None:
+        while self.phase is not Phase.OVER:
             due = self._next_clock()
             if due is None or due[0] > now_ms:
                 break
@@ -180,7 +178,7 @@ class Hand(EndingRules):
         self.tick(now)
         if cmd.do not in COMMANDS:
             raise Refused("bad_command", f"Unknown command '{cmd.do}'.")
-        if self.result is not None:
+        if self.phase is Phase.OVER:
             raise Refused("hand_over")
         ps = self.players.get(cmd.player)
         if ps is None:
@@ -192,7 +190,7 @@ class Hand(EndingRules):
         """After every command and clock event: direct plays in order end (R7),
         finality (R11), going out (R15), survivors (R17), tie-break wins (R19)."""
         steps = 0
-        while self.result is None:
+        while self.phase is not Phase.OVER:
             steps += 1
             if steps > 1000:  # each step ends an open play: this is a bug, never a rule
                 raise EngineFault("settling the hand did not end after 1,000 steps")
@@ -201,7 +199,7 @@ class Hand(EndingRules):
                 play = self.plays[pid]
                 if play.status != "open" or play.staged_ever or play.deadline_ms is None and not play.in_freeze:
                     continue
-                if self.freeze is not None and not play.in_freeze:
+                if self.phase is Phase.FROZEN and not play.in_freeze:
                     continue
                 if play.player in self.holds:
                     continue
@@ -257,8 +255,6 @@ class Hand(EndingRules):
                 ps.pending_draws += 1
                 self._emit("forced_draw", p, {"deferred": "pending"}, {})
                 continue
-            card = self.stocks[p][0]
-            self._move_card(card, ("hand", p))
-            ps.drew = True
+            card = self._draw_top(ps)
             self._emit("forced_draw", p, {"deferred": False, "stock": len(self.stocks[p])},
                        {"card": C.name(card)})

@@ -5,10 +5,24 @@ stacked by :class:`~engine.hand.Hand`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 # Where a card is. ("hand", p) ("staging", p) ("stock", p) ("meld", id) ("removed",) ("out",)
 Loc = tuple[Any, ...]
+
+class Phase(StrEnum):
+    """Where a hand is (§7–§10): the one place its phase is kept.
+
+    ``playing`` (everyone plays at once), ``frozen`` (a Stop!, §9, R16: :attr:`Hand.freeze`
+    holds its details), ``tiebreak`` (§10.2, R19: :attr:`Hand.tiebreak`), ``over``
+    (:attr:`Hand.result`)."""
+
+    PLAYING = "playing"
+    FROZEN = "frozen"
+    TIEBREAK = "tiebreak"
+    OVER = "over"
+
 
 PlayStatus = Literal["open", "confirmed", "final", "fallen", "void"]
 PlayerStatus = Literal["active", "eliminated", "left"]

@@ -61,9 +61,7 @@ class PlayRules(ClockRules):
             raise Refused("staging_not_empty", "You cannot draw while your staging area holds cards.")
         if not self.stocks[ps.name]:
             raise Refused("stock_empty")
-        card = self.stocks[ps.name][0]
-        self._move_card(card, ("hand", ps.name))
-        ps.drew = True
+        card = self._draw_top(ps)
         self._restart_inactivity()
         self._emit("drew", ps.name, {"stock": len(self.stocks[ps.name])}, {"card": C.name(card)})
 
@@ -108,9 +106,7 @@ class PlayRules(ClockRules):
             raise Refused("invalid_meld", f"{' '.join(faces)} is not a valid run or set.")
         play = self._current_play(ps)
         assert play is not None
-        mid = self.next_meld
-        self.next_meld += 1
-        self.melds[mid] = []
+        mid = self._new_meld()
         for c in chosen:
             self._record(play, "own", c, ("staging", ps.name), mid,
                          owner=self._pile_owner.pop(c, ps.name), lay=True)
@@ -212,9 +208,7 @@ class PlayRules(ClockRules):
 
     def _do_move(self, play: Play, card: int, src: int, dst: int | None) -> None:
         if dst is None:
-            dst = self.next_meld
-            self.next_meld += 1
-            self.melds[dst] = []
+            dst = self._new_meld()
         self._record(play, "move", card, ("meld", src), dst, owner=None)
         self._emit("moved", play.player, {"play": play.id, "card": C.name(card), "from": src, "to": dst})
         self._ping_pong(play, card, src, dst)
@@ -241,9 +235,7 @@ class PlayRules(ClockRules):
         ps = self.players[play.player]
         while ps.pending_draws and self.stocks[ps.name]:
             ps.pending_draws -= 1
-            card = self.stocks[ps.name][0]
-            self._move_card(card, ("hand", ps.name))
-            ps.drew = True
+            card = self._draw_top(ps)
             self._emit("forced_draw", ps.name, {"deferred": True, "stock": len(self.stocks[ps.name])},
                        {"card": C.name(card)})
         ps.pending_draws = 0
@@ -333,9 +325,7 @@ class PlayRules(ClockRules):
             # One halving at a time: the second half gets the next id now, and the halves are
             # split again in the order they were made (R4, R2).
             half = (len(ordered) + 1) // 2
-            nm = self.next_meld
-            self.next_meld += 1
-            self.melds[nm] = []
+            nm = self._new_meld()
             for c in ordered[half:]:
                 self._record(play, "split", c, ("meld", m), nm, owner=None)
             todo[0:0] = [m, nm]

@@ -14,6 +14,7 @@ from .model import (
     Freeze,
     Hold,
     Loc,
+    Phase,
     Play,
     PlayerState,
     Result,
@@ -52,6 +53,7 @@ class HandState:
         self.holds: dict[str, Hold] = {}
         self.reserved: dict[int, int] = {}  # card -> play id (ping-pong, R13)
         self._pp: dict[int, tuple[set[int], int, set[str]]] = {}  # card -> (melds, returns, movers)
+        self.phase = Phase.PLAYING
         self.freeze: Freeze | None = None
         self.tiebreak: Tiebreak | None = None
         self.result: Result | None = None

@@ -6,6 +6,7 @@ from .errors import Refused
 from .model import (
     Command,
     Freeze,
+    Phase,
     Play,
     PlayerState,
 )
@@ -21,7 +22,7 @@ class StopRules(PlayRules):
             raise Refused("out_of_hand")
         if not ps.connected:
             raise Refused("disconnected")
-        if self.tiebreak is not None:
+        if self.phase is Phase.TIEBREAK:
             raise Refused("tiebreak")
         if self.freeze is not None:
             raise Refused("frozen" if self.freeze.caller != ps.name else "no_stop_now")
@@ -33,6 +34,7 @@ class StopRules(PlayRules):
         left = None
         if self.inactivity_deadline_ms is not None:
             left = max(0, self.inactivity_deadline_ms - self.now_ms)
+        self.phase = Phase.FROZEN
         self.freeze = Freeze(ps.name, self.now_ms, self.now_ms + ms(self.rules.freeze),
                              self._action_seq + 1, left)
         self.inactivity_deadline_ms = None
@@ -97,7 +99,8 @@ class StopRules(PlayRules):
                     reopened.append(play)
         self._emit("freeze_ended", caller, {"outcome": "failed", "how": how, "restored": wounded})
         self.freeze = None
-        if fr.inactivity_left_ms is not None and self.tiebreak is None:
+        self.phase = Phase.PLAYING
+        if fr.inactivity_left_ms is not None and self.phase is Phase.PLAYING:
             # R14: the clock resumes (from 120 s if restarted in the freeze); a confirmation
             # below with an own card down restarts it again.
             self.inactivity_deadline_ms = self.now_ms + fr.inactivity_left_ms

@@ -6,9 +6,7 @@ from __future__ import annotations
 from . import cards as C
 from .errors import Refused
 from .melds import display_order
-from .model import (
-    Loc,
-)
+from .model import Loc, PlayerState
 from .state import HandState
 
 
@@ -32,6 +30,21 @@ class CardTable(HandState):
         """True when the card's latest move belongs to a play still open (§5.4)."""
         st = self.card_stack.get(card)
         return st is not None and bool(st) and self.plays[st[-1].play].status == "open"
+
+    def _new_meld(self) -> int:
+        """A new, empty meld: its id is the next one, ids are never reused (R2)."""
+        mid = self.next_meld
+        self.next_meld += 1
+        self.melds[mid] = []
+        return mid
+
+    def _draw_top(self, ps: PlayerState) -> int:
+        """Move the top card of ``ps``'s stock to their hand (§4); returns it. The caller
+        checks the stock is not empty and says what kind of draw it was."""
+        card = self.stocks[ps.name][0]
+        self._move_card(card, ("hand", ps.name))
+        ps.drew = True
+        return card
 
     def _put(self, card: int, loc: Loc) -> None:
         kind = loc[0]
