@@ -15,54 +15,40 @@ from .model import (
 )
 
 
-def _remove_newest(items: list[Action] | None, a: Action) -> None:
-    """Remove ``a`` (by identity) from ``items``, searching from the newest end."""
-    if not items:
-        return
-    for i in range(len(items) - 1, -1, -1):
-        if items[i] is a:
-            del items[i]
-            return
-
 class ChainUndo(Judging):
     """The chain undo of §5.5 (R9, R10) and finality (R11)."""
 
     def _record(self, play: Play, kind: Literal["own", "move", "split"], card: int, src: Loc,
                 dst: int, *, owner: str | None, lay: bool = False) -> Action:
-        self._action_seq += 1
-        a = Action(self._action_seq, play.id, play.player, kind, card, src, dst, owner, lay)
+        """One card changing place (R6): moved now, and linked into the graph (R10)."""
+        a = Action(self.graph.last_seq + 1, play.id, play.player, kind, card, src, dst, owner, lay)
         self._move_card(card, ("meld", dst))
         play.actions.append(a)
-        self.actions.append(a)
-        self.card_stack.setdefault(card, []).append(a)
-        for m in a.touches():
-            self.meld_log.setdefault(m, []).append(a)
+        self.graph.add(a)
         return a
 
     def _undo(self, a: Action, cause: int, hits: dict[str, list[str]]) -> None:
-        """Undo one action and, first, everything that depends on it (R10)."""
-        if a.undone:
-            return
-        stack = self.card_stack[a.card]
-        while stack and stack[-1] is not a:
-            later = stack[-1]
-            lp = self.plays[later.play]
-            if lp.status in ("confirmed", "final"):
-                self._fall(lp, cause, hits)
-            else:
-                self._undo(later, cause, hits)
-            if a.undone:
-                # Undoing what came later reached this action too (a meld edge back
-                # into its own play): it is already done.
-                return
-            if stack and stack[-1] is later and not later.undone:
-                raise EngineFault(f"undoing action {later.seq} left it standing")
-        if stack and stack[-1] is a:
-            stack.pop()
-        a.undone = True
+        """Undo one action and, first, everything that depends on it (R10): the graph walks
+        the chain; here each action's card goes back (own cards to their hand, table cards
+        to the meld they came from) and ``hits`` collects whose cards went back (§5.5)."""
+        self.graph.undo(a, lambda x: self._undo_effect(x, cause, hits),
+                        lambda play, done: self._fell(play, done, cause, hits))
+
+    def _fall(self, play: Play, cause: int, hits: dict[str, list[str]]) -> None:
+        """A confirmed play reached by a chain falls whole (R10)."""
+        self.graph.fall(play, lambda x: self._undo_effect(x, cause, hits),
+                        lambda pl, done: self._fell(pl, done, cause, hits))
+
+    def _fell(self, play: Play, done: bool, cause: int, hits: dict[str, list[str]]) -> None:
+        """A play falls: said before its cards go back; its player is notified after (§5.5)."""
+        if not done:
+            self._emit("play_fallen", play.player, {"play": play.id, "cause": cause})
+        else:
+            hits.setdefault(play.player, [])
+
+    def _undo_effect(self, a: Action, cause: int, hits: dict[str, list[str]]) -> None:
+        """The physical undo of one action, once the graph has unlinked it (R9, R12)."""
         self._chain_touched = True
-        for m in a.touches():
-            _remove_newest(self.meld_log.get(m), a)
         held_by = next((p for p, h in self.holds.items() if h.card == a.card), None)
         if a.kind == "own":
             if a.owner is None:
@@ -86,23 +72,6 @@ class ChainUndo(Judging):
                 self._release(held_by, "undone")
             else:
                 self.holds[held_by].meld = a.src[1]
-        for pid in sorted(self._dependents.pop(a.seq, ())):
-            dp = self.plays[pid]
-            if dp.status in ("confirmed", "final"):
-                self._fall(dp, cause, hits)
-
-    def _fall(self, play: Play, cause: int, hits: dict[str, list[str]]) -> None:
-        """A confirmed play reached by a chain falls whole (R10)."""
-        if play.status == "fallen":
-            return
-        play.status = "fallen"
-        if play.id in self._unfinal:
-            self._unfinal.remove(play.id)
-        self._emit("play_fallen", play.player, {"play": play.id, "cause": cause})
-        for a in reversed(play.actions):
-            if not a.undone:
-                self._undo(a, cause, hits)
-        hits.setdefault(play.player, [])
 
     def _notify(self, cause: int, hits: dict[str, list[str]]) -> None:
         """§5.5's notice: which failed play sent which cards back to whom."""
@@ -117,7 +86,7 @@ class ChainUndo(Judging):
         """R10's final sweep: confirmed, not final plays now wounded fall too."""
         while self._chain_touched:
             self._chain_touched = False
-            for pid in list(self._unfinal):
+            for pid in list(self.graph.unfinal):
                 play = self.plays[pid]
                 if play.status != "confirmed":
                     continue
@@ -129,53 +98,19 @@ class ChainUndo(Judging):
                     break
 
     def _update_finality(self) -> None:
-        """R11: a confirmed play is final once every play it depends on is final.
-
-        Plays that depend on one another (A needs B's card, B needs A's removal)
-        become final together: the final ones are the greatest set of confirmed
-        plays none of which depends, directly or through the others, on a play
-        still open. Marked in confirmation order."""
-        if not self._unfinal:
-            return
-        for pid in list(self._unfinal):
-            if self.plays[pid].status != "confirmed":
-                self._unfinal.remove(pid)
-        candidates = set(self._unfinal)
-        changed = True
-        while changed:
-            changed = False
-            for pid in list(candidates):
-                for d in self.plays[pid].deps:
-                    if d in candidates or self.plays[d].status in ("final", "fallen", "void"):
-                        continue
-                    candidates.discard(pid)  # waits for an open play, or for one that does
-                    changed = True
-                    break
-        for pid in [p for p in self._unfinal if p in candidates]:
+        """R11: mark the plays the graph finds final (in confirmation order), then prune
+        their actions from it."""
+        done = self.graph.newly_final()
+        for pid in done:
             play = self.plays[pid]
             play.status = "final"
-            self._unfinal.remove(pid)
             for a in play.actions:
                 if not a.undone:
                     a.final = True
             if any(a.lay and not a.undone for a in play.actions):
                 self.players[play.player].laid = True
             self._emit("play_final", play.player, {"play": pid})
-        for pid in sorted(candidates):
+        for pid in sorted(done):
             for a in self.plays[pid].actions:
                 if not a.undone:
-                    self._prune(a)
-
-    def _prune(self, a: Action) -> None:
-        """A final action can no longer be undone: drop it from the graph (R11)."""
-        st = self.card_stack.get(a.card)
-        if st and st[0] is a:
-            st.pop(0)
-            while st and st[0].final:
-                st.pop(0)
-        for m in a.touches():
-            log = self.meld_log.get(m)
-            if log and log[0] is a:
-                log.pop(0)
-            else:
-                _remove_newest(log, a)
+                    self.graph.prune(a)

@@ -281,18 +281,13 @@ class PlayRules(ClockRules):
             self._confirmations += 1
             play.confirmed_order = self._confirmations
             for a in deps:
-                self._dependents.setdefault(a.seq, set()).add(play.id)
                 play.deps.add(a.play)
             for a in waits:
                 play.deps.add(a.play)  # for finality only: no meld edge (see _judge_meld)
             for a in play.standing():
-                for b in self.card_stack.get(a.card, ()):
-                    if b is a:
-                        break
-                    if b.play != play.id:
-                        play.deps.add(b.play)
+                play.deps.update(b.play for b in self.graph.earlier_on_card(a) if b.play != play.id)
             play.deps.discard(play.id)
-            self._unfinal.append(play.id)
+            self.graph.confirm(play, deps)
             self._auto_split(play)
             if play.own_down():
                 self._restart_inactivity()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .graph import DependencyGraph
 from .model import (
     Action,
     Event,
@@ -44,12 +45,7 @@ class HandState:
         self.next_meld = 1
         self.plays: dict[int, Play] = {}
         self._open: list[int] = []  # open play ids in opening order
-        self._unfinal: list[int] = []  # confirmed, not final, in confirmation order
-        self.actions: list[Action] = []
-        self._action_seq = 0
-        self.card_stack: dict[int, list[Action]] = {}
-        self.meld_log: dict[int, list[Action]] = {}
-        self._dependents: dict[int, set[int]] = {}
+        self.graph = DependencyGraph(self.plays)  # R9–R11
         self.holds: dict[str, Hold] = {}
         self.reserved: dict[int, int] = {}  # card -> play id (ping-pong, R13)
         self._pp: dict[int, tuple[set[int], int, set[str]]] = {}  # card -> (melds, returns, movers)
@@ -66,6 +62,21 @@ class HandState:
         # Whose hand a card in a staging area goes back to (the tie-break pile, R19).
         self._pile_owner: dict[int, str] = {}
         self._confirmations = 0
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action so far, oldest first (the graph's)."""
+        return self.graph.actions
+
+    @property
+    def card_stack(self) -> dict[int, list[Action]]:
+        """Each card's live actions, oldest first (R10's card edges)."""
+        return self.graph.card_stack
+
+    @property
+    def meld_log(self) -> dict[int, list[Action]]:
+        """Each meld's live actions, oldest first."""
+        return self.graph.meld_log
 
     def _emit(self, kind: str, player: str | None, data: dict[str, Any],
               private: dict[str, Any] | None = None) -> None:

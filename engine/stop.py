@@ -36,7 +36,7 @@ class StopRules(PlayRules):
             left = max(0, self.inactivity_deadline_ms - self.now_ms)
         self.phase = Phase.FROZEN
         self.freeze = Freeze(ps.name, self.now_ms, self.now_ms + ms(self.rules.freeze),
-                             self._action_seq + 1, left)
+                             self.graph.last_seq + 1, left)
         self.inactivity_deadline_ms = None
         for pid in self._open:
             play = self.plays[pid]
@@ -65,7 +65,7 @@ class StopRules(PlayRules):
         fr = self.freeze
         assert fr is not None
         caller = fr.caller
-        work = [a for a in self.actions[fr.marker - 1:] if a.player == caller and not a.undone]
+        work = [a for a in self.graph.since(fr.marker) if a.player == caller and not a.undone]
         own_play = self.players[caller].play
         wounded = False
         touched = list(dict.fromkeys(m for a in work for m in a.touches()))
@@ -85,15 +85,13 @@ class StopRules(PlayRules):
                     continue
                 if not play.standing():
                     play.status = "fallen"
-                    if play.id in self._unfinal:
-                        self._unfinal.remove(play.id)
+                    self.graph.forget(play.id)
                 elif play.confirmed_ms is not None and play.confirmed_ms >= fr.started_ms:
                     # Open at the Stop!, confirmed during the freeze: with the table back as
                     # it was at the Stop!, it is open again, and ends below as at its 40 s.
                     play.status = "open"
                     play.confirmed_ms = None
-                    if play.id in self._unfinal:
-                        self._unfinal.remove(play.id)
+                    self.graph.forget(play.id)
                     for a in play.actions:
                         a.final = False
                     reopened.append(play)

@@ -87,7 +87,7 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
             "absent_until": _s(ps.absence_deadline_ms), "pending_draws": ps.pending_draws,
         })
     plays = []
-    for pid in open_ids + [p for p in hand._unfinal if p not in open_ids]:
+    for pid in open_ids + [p for p in hand.graph.unfinal if p not in open_ids]:
         play = hand.plays[pid]
         status: str = play.status
         if status == "open" and play.suspended_ms is not None:

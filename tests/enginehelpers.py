@@ -186,6 +186,8 @@ def _plain(obj: Any) -> Any:
         return frozenset(_plain(x) for x in obj)
     if isinstance(obj, Enum):
         return obj.value
+    if hasattr(obj, "__dict__") and not callable(obj):  # an engine object (the graph)
+        return (type(obj).__name__, _plain(vars(obj)))
     return obj
 
 
