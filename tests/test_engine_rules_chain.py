@@ -160,7 +160,7 @@ class TestChainUndo:
         q = h.plays[3]
         # a meld edge to W's 10C only; X and Y (2, 4) are waited for, jointly (docs/rules.md 5.1)
         assert q.status == "confirmed" and q.deps == {2, 4, 5}
-        edges = {h.actions[seq - 1].play for seq, plays in h._dependents.items() if 3 in plays}
+        edges = {h.actions[seq - 1].play for seq, plays in h.graph.dependents.items() if 3 in plays}
         assert edges == {5}
         do(h, 6, "A cancel")
         assert table_of(h) == T(
