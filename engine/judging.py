@@ -302,12 +302,7 @@ class Judging(HoldRules):
         return True, deps, waits
 
     def _touched(self, play: Play) -> list[int]:
-        seen: dict[int, None] = {}
-        for a in play.actions:
-            if not a.undone:
-                for m in a.touches():
-                    seen[m] = None
-        return list(seen)
+        return self.melds_touched(play)
 
     def _judge(self, play: Play) -> tuple[list[int], list[Action], list[Action]]:
         """(wounded melds, actions depended on, actions waited for) of a play (R8)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import cards as C
 from .errors import Refused
 from .melds import display_order
-from .model import Loc, PlayerState
+from .model import Loc, Play, PlayerState
 from .state import HandState
 
 
@@ -18,7 +18,25 @@ class CardTable(HandState):
         return {m: cs for m, cs in self.melds.items() if cs}
 
     def open_players(self) -> list[str]:
+        """The players whose play is open, in the order their plays opened."""
         return [self.plays[pid].player for pid in self._open]
+
+    def open_plays(self) -> list[Play]:
+        """The open plays (suspended ones included, R16), in the order they opened (R7)."""
+        return [self.plays[pid] for pid in self._open]
+
+    def unfinal_plays(self) -> list[Play]:
+        """The confirmed plays not yet final, in confirmation order (R11)."""
+        return [self.plays[pid] for pid in self.graph.unfinal]
+
+    def melds_touched(self, play: Play) -> list[int]:
+        """The melds ``play``'s standing actions took from, put into or created (R8)."""
+        seen: dict[int, None] = {}
+        for a in play.actions:
+            if not a.undone:
+                for m in a.touches():
+                    seen[m] = None
+        return list(seen)
 
     def active(self) -> list[str]:
         return [p for p in self.order if self.players[p].status == "active"]

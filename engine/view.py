@@ -34,7 +34,7 @@ Shape of :func:`hand_view` (keys always present)::
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from . import cards as C
 from .game import Game
@@ -44,18 +44,154 @@ from .model import Event
 from .timeunits import sec
 
 
+class PlayerView(TypedDict):
+    name: str
+    status: str
+    connected: bool
+    hand_count: int
+    stock_count: int
+    staging: list[str]
+    open_play: int | None
+    stop_used: bool
+    drew: bool
+    laid: bool
+    absent_until: float | None
+    pending_draws: int
+
+
+class MeldView(TypedDict):
+    id: int
+    cards: list[str]
+    valid: bool
+    reworked_by: list[str]
+    on_trial: list[str]
+    held: list[str]
+
+
+class PlayView(TypedDict):
+    id: int
+    player: str
+    status: str
+    deadline: float | None
+    suspended_left: float | None
+    declared: bool
+    melds: list[int]
+
+
+class HoldView(TypedDict):
+    player: str
+    card: str
+    meld: int
+    until: float
+
+
+class ReservedView(TypedDict):
+    card: str
+    player: str
+
+
+class FreezeClock(TypedDict):
+    caller: str
+    until: float
+
+
+class TiebreakClock(TypedDict):
+    players: list[str]
+    until: float
+
+
+class ClocksView(TypedDict):
+    inactivity: float | None
+    freeze: FreezeClock | None
+    tiebreak: TiebreakClock | None
+    absences: dict[str, float]
+
+
+class TiebreakView(TypedDict):
+    players: list[str]
+    until: float
+    pile: dict[str, list[str]]
+
+
+class ResultView(TypedDict):
+    end: str
+    winner: str | None
+    scores: dict[str, int]
+    reasons: dict[str, str]
+    breakdown: dict[str, dict[str, int]]
+
+
+class HandView(TypedDict):
+    """The shape of :func:`hand_view` (checked by mypy here; validated in the tests only, so
+    the hot path pays nothing)."""
+
+    t: float
+    version: int
+    you: str | None
+    rules: str
+    timers: dict[str, float]
+    players: list[PlayerView]
+    hand: list[str] | None
+    table: list[MeldView]
+    removed: list[str]
+    plays: list[PlayView]
+    holds: list[HoldView]
+    reserved: list[ReservedView]
+    clocks: ClocksView
+    tiebreak: TiebreakView | None
+    result: ResultView | None
+
+
+class SeatView(TypedDict):
+    name: str
+    connected: bool
+    in_game: bool
+    ready: bool
+
+
+class HandRecordView(TypedDict):
+    hand: int
+    end: str
+    winner: str | None
+    scores: dict[str, int]
+    reasons: dict[str, str]
+
+
+class GameResultView(TypedDict):
+    winner: str | None
+    long_draw: bool
+    totals: dict[str, int]
+    reason: str
+
+
+class GameView(TypedDict):
+    """The shape of :func:`game_view`."""
+
+    phase: str
+    long: bool
+    hand_no: int
+    target: int | None
+    totals: dict[str, int]
+    seats: list[SeatView]
+    history: list[HandRecordView]
+    pause_until: float | None
+    game_t: float
+    hand_started: float
+    result: GameResultView | None
+    hand: HandView | None
+
+
 def _s(ms: int | None) -> float | None:
     return None if ms is None else sec(ms)
 
 
-def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
+def hand_view(hand: Hand, seat: str | None) -> HandView:
     """The hand as ``seat`` may see it (None: a spectator, who sees no hand)."""
     rules = hand.rules
-    open_ids = list(hand._open)
+    open_plays = hand.open_plays()
     reworking: dict[int, list[str]] = {}
-    for pid in open_ids:
-        play = hand.plays[pid]
-        for m in hand._touched(play):
+    for play in open_plays:
+        for m in hand.melds_touched(play):
             reworking.setdefault(m, [])
             if play.player not in reworking[m]:
                 reworking[m].append(play.player)
@@ -64,7 +200,7 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
         if h.player not in reworking[h.meld]:
             reworking[h.meld].append(h.player)
     held_cards = {h.card for h in hand.holds.values()}
-    table = []
+    table: list[MeldView] = []
     for mid, cards in hand.melds.items():
         if not cards:
             continue
@@ -76,7 +212,7 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
             "on_trial": [C.name(c) for c in cards if hand.on_trial(c)],
             "held": [C.name(c) for c in cards if c in held_cards],
         })
-    players = []
+    players: list[PlayerView] = []
     for p in hand.order:
         ps = hand.players[p]
         players.append({
@@ -86,16 +222,15 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
             "stop_used": ps.stop_used, "drew": ps.drew, "laid": ps.laid,
             "absent_until": _s(ps.absence_deadline_ms), "pending_draws": ps.pending_draws,
         })
-    plays = []
-    for pid in open_ids + [p for p in hand.graph.unfinal if p not in open_ids]:
-        play = hand.plays[pid]
+    plays: list[PlayView] = []
+    for play in open_plays + [p for p in hand.unfinal_plays() if p not in open_plays]:
         status: str = play.status
         if status == "open" and play.suspended_ms is not None:
             status = "suspended"
         plays.append({
-            "id": pid, "player": play.player, "status": status,
+            "id": play.id, "player": play.player, "status": status,
             "deadline": _s(play.deadline_ms), "suspended_left": _s(play.suspended_ms),
-            "declared": play.staged_ever, "melds": hand._touched(play),
+            "declared": play.staged_ever, "melds": hand.melds_touched(play),
         })
     fr, tb = hand.freeze, hand.tiebreak
     res = hand.result
@@ -132,7 +267,7 @@ def hand_view(hand: Hand, seat: str | None) -> dict[str, Any]:
     }
 
 
-def game_view(game: Game, seat: str | None) -> dict[str, Any]:
+def game_view(game: Game, seat: str | None) -> GameView:
     """The game as ``seat`` may see it: phase, totals, the history of hands,
     the pause clock (seconds since the game began) and the current hand's view."""
     return {

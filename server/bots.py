@@ -29,7 +29,7 @@ import asyncio
 import functools
 import secrets
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from fastapi import Request
 
@@ -286,7 +286,7 @@ async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
             game = table.game
             if game is None or game.hand is None:
                 return None
-            return table.events.head, hand_view(game.hand, seat)
+            return table.events.head, cast(dict[str, Any], hand_view(game.hand, seat))
 
         got = await table.call(look)
         if got is None:

@@ -10,7 +10,7 @@ pure: the table's task calls it and puts the resulting text into the connections
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from engine.game import Game
 from engine.hand import Event
@@ -39,8 +39,8 @@ def events_for(batches: Iterable[Batch], seat: str | None) -> list[dict[str, Any
 
 
 def view_for(game: Game | None, seat: str | None) -> dict[str, Any] | None:
-    """The game as ``seat`` may see it, or None before the deal."""
-    return None if game is None else game_view(game, seat)
+    """The game as ``seat`` may see it (``engine.view.GameView``), or None before the deal."""
+    return None if game is None else cast(dict[str, Any], game_view(game, seat))
 
 
 def update_text(version: int, batches: list[Batch], game: Game | None, seat: str | None,
