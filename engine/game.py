@@ -135,10 +135,11 @@ class Game:
             break
         self.now_ms = now_ms
 
-    def apply(self, cmd: Command, now: float) -> None:
+    def apply(self, cmd: Command, now: float) -> dict[str, int]:
         """Carry out ``cmd`` at ``now`` (seconds since the game began).
 
-        Raises :class:`~engine.errors.Refused` when not allowed; nothing changes then.
+        Returns what it made (:meth:`Hand.apply`; ``{}`` for game commands). Raises
+        :class:`~engine.errors.Refused` when not allowed; nothing changes then.
         """
         self.tick(now)
         if self.phase == "over":
@@ -148,7 +149,7 @@ class Game:
             raise Refused("unknown_player", f"There is no player '{cmd.player}' at this table.")
         if cmd.do in ("disconnect", "reconnect"):
             self._connection(seat, cmd)
-            return
+            return {}
         if cmd.do == "leave_game" or (cmd.do == "leave" and self.phase == "pause"):
             if self.phase != "pause":
                 raise Refused("not_in_pause", "You can leave the game during the pause between hands;"
@@ -156,7 +157,7 @@ class Game:
             if not seat.connected:
                 raise Refused("disconnected")
             self._leave_game([seat.name], "leave")
-            return
+            return {}
         if cmd.do == "ready":
             if self.phase != "pause":
                 raise Refused("not_in_pause", "Ready is for the pause between hands.")
@@ -167,13 +168,14 @@ class Game:
                 self._emit("ready", seat.name, {})
             if all(s.ready for s in self.seats.values() if s.in_game):
                 self._end_pause()
-            return
+            return {}
         if self.phase != "hand" or self.hand is None:
             raise Refused("not_in_hand", "No hand is being played: wait for the next one.")
-        self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
+        made = self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
         self._pull()
         if self.hand.result is not None:
             self._after_hand()
+        return made
 
     # ------------------------------------------------------------------ internals
 

@@ -168,9 +168,11 @@ class Hand(EndingRules):
             self._settle()
         self.now_ms = now_ms
 
-    def apply(self, cmd: Command, now: float) -> None:
+    def apply(self, cmd: Command, now: float) -> dict[str, int]:
         """Fire the clocks due by ``now``, then carry out ``cmd`` (R6).
 
+        Returns what the command made, for the acknowledgement: ``{"meld": id}`` when it
+        opened a new meld (``lay``, ``drop new``, ``move … new``), else ``{}``.
         Raises :class:`Refused` (code and sentence) when the rules do not allow
         it: then the command changed nothing (R6; a refused drop still ends the
         hold, R12). Clock events fired before the refusal stay in the outbox.
@@ -183,8 +185,9 @@ class Hand(EndingRules):
         ps = self.players.get(cmd.player)
         if ps is None:
             raise Refused("unknown_player", f"There is no player '{cmd.player}' at this table.")
-        getattr(self, "_cmd_" + cmd.do)(ps, cmd)
+        made: dict[str, int] | None = getattr(self, "_cmd_" + cmd.do)(ps, cmd)
         self._settle()
+        return made or {}
 
     def _settle(self) -> None:
         """After every command and clock event: direct plays in order end (R7),

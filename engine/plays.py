@@ -89,7 +89,7 @@ class PlayRules(ClockRules):
         if play is not None and not self.staging[ps.name]:
             self._end_play(play, "staging_empty")
 
-    def _cmd_lay(self, ps: PlayerState, cmd: Command) -> None:
+    def _cmd_lay(self, ps: PlayerState, cmd: Command) -> dict[str, int]:
         self._guard_player(ps)
         faces = list(cmd.cards or ())
         if len(faces) < 3:
@@ -113,6 +113,7 @@ class PlayRules(ClockRules):
         self._emit("laid", ps.name, {"play": play.id, "meld": mid, "cards": C.names(chosen)})
         if not self.staging[ps.name]:
             self._end_play(play, "staging_empty")
+        return {"meld": mid}
 
     def _cmd_add(self, ps: PlayerState, cmd: Command) -> None:
         self._guard_player(ps)
@@ -183,7 +184,7 @@ class PlayRules(ClockRules):
             raise Refused("same_meld")
         return to
 
-    def _cmd_drop(self, ps: PlayerState, cmd: Command) -> None:
+    def _cmd_drop(self, ps: PlayerState, cmd: Command) -> dict[str, int] | None:
         self._guard_player(ps)
         hold = self.holds.get(ps.name)
         if hold is None:
@@ -196,22 +197,26 @@ class PlayRules(ClockRules):
         del self.holds[ps.name]
         play = self._current_play(ps)
         assert play is not None
-        self._do_move(play, hold.card, hold.meld, dst)
+        return self._do_move(play, hold.card, hold.meld, dst)
 
-    def _cmd_move(self, ps: PlayerState, cmd: Command) -> None:
+    def _cmd_move(self, ps: PlayerState, cmd: Command) -> dict[str, int] | None:
         self._guard_player(ps)
         card = self._check_take(ps, cmd.card, cmd.meld)
         assert cmd.meld is not None
         dst = self._drop_target(cmd.to, cmd.meld)
         play = self._open_play(ps)
-        self._do_move(play, card, cmd.meld, dst)
+        return self._do_move(play, card, cmd.meld, dst)
 
-    def _do_move(self, play: Play, card: int, src: int, dst: int | None) -> None:
+    def _do_move(self, play: Play, card: int, src: int, dst: int | None) -> dict[str, int] | None:
+        """Move a table card (R6); ``dst`` None opens a new meld, whose id is returned."""
+        made = None
         if dst is None:
             dst = self._new_meld()
+            made = {"meld": dst}
         self._record(play, "move", card, ("meld", src), dst, owner=None)
         self._emit("moved", play.player, {"play": play.id, "card": C.name(card), "from": src, "to": dst})
         self._ping_pong(play, card, src, dst)
+        return made
 
     def _cmd_end(self, ps: PlayerState, cmd: Command) -> None:
         self._guard_player(ps)

@@ -15,7 +15,7 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from enginehelpers import F, T, do, events, hand_of, ids_of, meld, position, table_of
+from enginehelpers import F, T, cmd, do, events, hand_of, ids_of, meld, position, table_of
 
 from engine import cards as C
 from engine.model import Action
@@ -292,3 +292,17 @@ def test_the_search_is_exact_past_ten_open_actions() -> None:
     g = {"cards": list(start), "start": start, "stacks": stacks, "others": others}
     got = smallest_put_back(1, dict.fromkeys(start), stacks, where, others, MACHIAVELOX)
     assert got is not None and [a.seq for a in got] == [1, 2, 3, 4] == brute_force(g)[0]
+
+
+def test_apply_says_which_new_meld_a_command_made() -> None:
+    """Issue 14: the ack names the meld a lay, a drop on new or a move to new opened."""
+    h = position("5H 6H 7H 8H | 9C 10C JC", A="KD KS KC 2S", B="QH")
+    assert h.apply(cmd("A stage KD"), 0) == {}
+    for f in ("KS", "KC"):
+        h.apply(cmd(f"A stage {f}"), 0)
+    assert h.apply(cmd("A lay KD KS KC"), 0) == {"meld": 3}
+    h.apply(cmd("A stage 2S"), 1)
+    assert h.apply(cmd("A move 8H 1 new"), 1) == {"meld": 4}
+    assert h.apply(cmd("A take 8H 4"), 1) == {}
+    assert h.apply(cmd("A drop new"), 1) == {"meld": 5}
+    assert h.apply(cmd("A move 8H 5 1"), 2) == {}
