@@ -344,6 +344,9 @@ class Table:
     creator_id: str | None = None
     #: The player ids of the bots seated here (shown in the summary).
     bot_ids: set[str] = field(default_factory=set)
+    #: The table's clock in seconds (any origin); None: the event loop's. Tests inject a
+    #: fake one to replay a game from its seed, whatever the machine's timing.
+    clock: Callable[[], float] | None = None
 
     def __post_init__(self) -> None:
         self.tlog = TableLog(self.code)
@@ -421,9 +424,12 @@ class Table:
 
     # ------------------------------------------------------------ the task
 
+    def _clock(self) -> float:
+        return asyncio.get_running_loop().time() if self.clock is None else self.clock()
+
     def _now(self) -> float:
-        """Seconds since the game began, by the loop's clock."""
-        return asyncio.get_running_loop().time() - self._t0
+        """Seconds since the game began, by the table's clock."""
+        return self._clock() - self._t0
 
     def _timeout(self) -> float | None:
         if self.game is None:
@@ -641,7 +647,7 @@ class Table:
     def _deal(self) -> None:
         self.spec = self.options.resolve([s.name for s in self.seats])
         self.game = self.spec.new_game()
-        self._t0 = asyncio.get_running_loop().time()
+        self._t0 = self._clock()
         self.tlog.info("game dealt", long=self.spec.long, rules=self.spec.rules.name)
         self._broadcast_table()
         self._flush(0.0, None, journal=False)

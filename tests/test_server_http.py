@@ -153,6 +153,18 @@ def test_tokens_in_logged_urls_are_hidden() -> None:
         '127.0.0.1:5 - "WebSocket /ws/K7QX2M?token=***&last_version=3" [accepted]'
 
 
+def test_a_token_in_a_log_message_itself_is_hidden() -> None:
+    """A message already formatted (no arguments), as uvicorn logs some lines, is redacted too."""
+    from server.logs import RedactTokens
+
+    record = logging.LogRecord("uvicorn.error", logging.INFO, __file__, 1,
+                               '127.0.0.1:5 - "WebSocket /ws/K7QX2M?token=abc.def.ghi" 403',
+                               None, None)
+    assert RedactTokens().filter(record)
+    assert record.getMessage() == '127.0.0.1:5 - "WebSocket /ws/K7QX2M?token=***" 403'
+    assert "abc.def.ghi" not in record.getMessage()
+
+
 def test_idle_waiting_tables_are_forgotten() -> None:
     with LiveServer(Settings(secret="test", table_idle_ttl=0.2)) as server, \
             httpx.Client(base_url=server.url, trust_env=False, timeout=10) as http:
@@ -188,16 +200,17 @@ def test_clock_overrides_reach_the_game() -> None:
     assert game["hand"]["timers"]["play"] == 7.5 and game["hand"]["timers"]["hold"] == 10.0
 
 
+@pytest.fixture(scope="module")
+def limited_server() -> Iterator[LiveServer]:
+    settings = Settings(secret="test", test_deals=True, max_waiting_tables_per_player=3)
+    with LiveServer(settings) as s:
+        yield s
+
+
 class TestLimits:
     """Found by trying to break the server as a new user would: one token cannot fill the
     server with empty tables, a stacked test position must be a legal table, and a table says
     whether the agora matched it and which seats are bots."""
-
-    @pytest.fixture(scope="class")
-    def limited_server(self) -> Iterator[LiveServer]:
-        settings = Settings(secret="test", test_deals=True, max_waiting_tables_per_player=3)
-        with LiveServer(settings) as s:
-            yield s
 
     @pytest.fixture()
     def limited(self, limited_server: LiveServer) -> Iterator[httpx.Client]:
