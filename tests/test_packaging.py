@@ -67,8 +67,15 @@ def assert_serves_the_page(venv: Path, cwd: Path) -> None:
     """``machiavelox serve --host --port`` from ``venv`` answers /, /t/{code} and the client's
     files, byte for byte those of the checkout."""
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MACHIAVELOX_")}
+    # Nothing from the test run may reach the installed code: no PYTHONPATH, no settings.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("MACHIAVELOX_", "PYTHON", "VIRTUAL_ENV"))}
     env["MACHIAVELOX_SECRET"] = "test"
+    where = subprocess.run([str(venv / "bin" / "python"), "-c",
+                            "import engine, server, bots; print(server.__file__)"],
+                           cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+    site = Path(where.strip()).resolve()
+    assert site.is_relative_to(venv.resolve()), f"server is imported from {site}, not the venv"
     proc = subprocess.Popen([str(venv / "bin" / "machiavelox"), "serve", "--host", "127.0.0.1",
                              "--port", str(port)], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
