@@ -18,6 +18,7 @@ RUN uv sync --locked --no-dev --no-install-project --no-editable
 # Then the project itself (the browser client is package data of server/).
 COPY README.md ./
 COPY engine ./engine
+COPY solver ./solver
 COPY server ./server
 COPY bots ./bots
 RUN uv sync --locked --no-dev --no-editable

@@ -10,7 +10,7 @@ three cards, and the hand needs its cards too, so large targets stop at what
 fits), then 5–20 cards from what is left go in the hand. Each position is
 solved once with the given budget; the script prints how many melds and hand
 cards the positions really had, the p50/p99/max wall time of
-:func:`engine.solver.solve` and the process CPU time it took (the two differ
+:func:`solver.solve` and the process CPU time it took (the two differ
 when other work shares the machine), the share proved optimal within the
 budget, and how often the solver needed to move table cards. Bounded: every solve stops at
 its budget, so the run takes about positions × budget at worst.
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from engine import cards as C
 from engine.melds import is_valid
 from engine.rules import RuleSet, find_rules
-from engine.solver import solve
+from solver import solve
 
 
 def _candidate(rng: random.Random, deck: dict[tuple[int, int], list[int]], rules: RuleSet

@@ -10,7 +10,7 @@ import sys
 
 from engine import cards as C
 from engine.rules import MACHIAVELOX, RuleSet
-from engine.solver import solve
+from solver import solve
 
 
 def quiet_first_solve(rules: RuleSet = MACHIAVELOX) -> None:

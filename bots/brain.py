@@ -9,10 +9,10 @@ answers are protocol commands as dicts (``{"do": "move", "card": "4C", "meld": 1
 Levels (:data:`LEVELS`), which differ in what they play, not only in speed:
 
 * ``casual`` draws when it has nothing to play; lays the melds its hand holds
-  (``engine.solver.melds_from_hand``), one meld per play (stage the cards, then ``lay``);
+  (``solver.melds_from_hand``), one meld per play (stage the cards, then ``lay``);
   adds single cards that fit a meld as they are (``add``, a direct play). It never touches a
   card already on the table.
-* ``shark`` asks ``engine.solver.solve`` for the rearrangement of the table with its hand that
+* ``shark`` asks ``solver.solve`` for the rearrangement of the table with its hand that
   puts down the most cards (then moves the fewest), and carries it out as one real declared
   play, following ``Solution.plan``: ``stage`` the hand cards it will use, ``move`` table
   cards, ``lay`` new melds of its own, ``place`` the rest (or plain ``add``/``lay`` when
@@ -53,7 +53,7 @@ from typing import Any
 from engine import cards as C
 from engine.melds import is_valid
 from engine.rules import MACHIAVELOX, RuleSet, find_rules
-from engine.solver import Solution, melds_from_hand, solve
+from solver import Solution, melds_from_hand, solve
 
 LEVELS = ("casual", "shark")
 

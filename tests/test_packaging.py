@@ -72,7 +72,7 @@ def assert_serves_the_page(venv: Path, cwd: Path) -> None:
            if not k.startswith(("MACHIAVELOX_", "PYTHON", "VIRTUAL_ENV"))}
     env["MACHIAVELOX_SECRET"] = "test"
     where = subprocess.run([str(venv / "bin" / "python"), "-c",
-                            "import engine, server, bots; print(server.__file__)"],
+                            "import engine, solver, server, bots; print(server.__file__)"],
                            cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
     site = Path(where.strip()).resolve()
     assert site.is_relative_to(venv.resolve()), f"server is imported from {site}, not the venv"
@@ -147,7 +147,7 @@ def build_context() -> set[str]:
 def test_the_build_context_holds_every_file_the_package_needs() -> None:
     context = build_context()
     needed = [p for p in tracked_files()
-              if p.split("/")[0] in ("engine", "server", "bots")
+              if p.split("/")[0] in ("engine", "solver", "server", "bots")
               or p in ("pyproject.toml", "uv.lock", "README.md")]
     missing = sorted(set(needed) - context)
     assert not missing, f".dockerignore leaves these out of the image: {missing}"

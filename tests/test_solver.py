@@ -26,7 +26,7 @@ from engine.rules import (
     RULE_SETS,
     RuleSet,
 )
-from engine.solver import Clock, Solution, melds_from_hand, plan_commands, solve, templates
+from solver import Clock, Solution, melds_from_hand, plan_commands, solve, templates
 
 PLAYERS = ["A", "B", "C"]
 
@@ -466,7 +466,7 @@ def test_random_positions_with_jokers(seed: int, rules: RuleSet) -> None:
 
 
 def test_flow_runs_in_a_line_and_around_the_circle() -> None:
-    from engine.solver import _flow_runs
+    from solver.flow import _flow_runs
 
     # A line: one run 2..6 (positions 1..5) and one 4..6 (3..5).
     runs = _flow_runs(13, False, {1: 1, 3: 1}, {3: 1, 4: 1, 5: 2}, {5: 2})
@@ -489,14 +489,15 @@ def test_flow_model_agrees_with_the_full_template_model(
     """The fast model (runs as flows, inheriting runs at most four cards beyond
     the old meld) finds the same optimum as one variable per template with every
     overlap allowed."""
-    import engine.solver as S
+    import solver.core as S
+    import solver.model as M
 
     h = random_position(seed, melds=12, hand=9)
     fast = solve_on(h, budget=30.0)
     assert fast.optimal
     original = S._problem
 
-    def every_overlap(*args: object) -> S._Problem:
+    def every_overlap(*args: object) -> M._Problem:
         p = original(*args)  # type: ignore[arg-type]
         p.matchable = p.weights >= 1
         return p
