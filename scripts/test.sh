@@ -5,7 +5,7 @@
 #  2. uv, at the version pinned below, then the project and its test extra exactly as uv.lock
 #     has them, in .venv (`uv sync --locked` stops here when uv.lock does not match
 #     pyproject.toml; tests/test_packaging.py checks the same);
-#  3. `ruff check` and `mypy` (strict on engine/, server/ and bots/), as pinned in uv.lock;
+#  3. `ruff check` and `mypy` (strict on engine/, solver/, server/ and bots/), as pinned in uv.lock;
 #  4. the lower bounds of pyproject.toml are true: every direct dependency at the lowest version
 #     it allows (transitive ones as of LOWEST_AS_OF, so a new release elsewhere cannot turn this
 #     red by itself), in .venv-lowest, running the fast tests (-m "not browser and not slow")
