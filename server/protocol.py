@@ -47,24 +47,19 @@ from pydantic import (
     model_validator,
 )
 
+from engine.commands import CLIENT_COMMANDS as SCHEMA_CLIENT_COMMANDS
+from engine.commands import needs
+
 # ---------------------------------------------------------------------------- client -> server
 
-#: Commands a client may send; ``disconnect``/``reconnect`` are the server's own business.
-CLIENT_COMMANDS = (
-    "draw", "stage", "unstage", "lay", "add", "take", "drop", "move", "place",
-    "end", "cancel", "stop", "give_up", "leave", "ready", "leave_game",
-)
+#: Commands a client may send (``engine.commands``, the one schema); ``disconnect`` and
+#: ``reconnect`` are the server's own business.
+CLIENT_COMMANDS = SCHEMA_CLIENT_COMMANDS
+#: The same names as a type, for validation and the docs (a test holds it to the schema).
 Do = Literal[
     "draw", "stage", "unstage", "lay", "add", "take", "drop", "move", "place",
     "end", "cancel", "stop", "give_up", "leave", "ready", "leave_game",
 ]
-
-# The fields each command needs (R6); the engine judges their values.
-_NEEDS: dict[str, tuple[str, ...]] = {
-    "stage": ("card",), "unstage": ("card",), "lay": ("cards",),
-    "add": ("card", "meld"), "take": ("card", "meld"), "place": ("card", "meld"),
-    "drop": ("to",), "move": ("card", "meld", "to"),
-}
 
 #: The largest magnitude of an integer id: JSON readers (JavaScript's among them) hold every
 #: integer up to 2**53 exactly, and no further.
@@ -118,7 +113,7 @@ class CommandIn(_In):
 
     @model_validator(mode="after")
     def _fields_for_do(self) -> CommandIn:
-        missing = [f for f in _NEEDS.get(self.do, ()) if getattr(self, f) is None]
+        missing = [f for f in needs(self.do) if getattr(self, f) is None]
         if missing:
             raise ValueError(f"'{self.do}' needs {' and '.join(missing)}")
         return self

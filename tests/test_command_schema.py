@@ -5,7 +5,9 @@ what the browser sends, and the variant's command list."""
 
 from __future__ import annotations
 
+import json
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -25,8 +27,15 @@ def test_every_hand_command_has_a_handler_and_nothing_else_does() -> None:
 
 def test_the_protocol_validates_with_the_schema() -> None:
     assert tuple(protocol.CLIENT_COMMANDS) == CLIENT_COMMANDS
+    assert typing.get_args(protocol.Do) == CLIENT_COMMANDS
     for name in CLIENT_COMMANDS:
-        assert tuple(protocol._NEEDS.get(name, ())) == needs(name), name
+        msg: dict[str, object] = {"type": "command", "id": 1, "do": name}
+        got = protocol.parse_client(json.dumps(msg))
+        if needs(name):  # each needed field is required: missing, the message is refused
+            assert isinstance(got, protocol.ErrorOut) and got.code == "bad_field", (name, got)
+            assert needs(name)[0] in got.message, got.message
+        else:
+            assert isinstance(got, protocol.CommandIn), (name, got)
 
 
 def _docs_table() -> dict[str, tuple[str, ...]]:
