@@ -68,7 +68,8 @@ lowest_versions() {
   for f in tests/test_engine_*.py; do
     [ "$f" = tests/test_engine_properties.py ] || skip+=("--ignore=$f")
   done
-  .venv-lowest/bin/python -m pytest -q -p no:cacheprovider -m "not browser and not slow" "${skip[@]}"
+  PATH="$PWD/.venv-lowest/bin:$PATH" .venv-lowest/bin/python -m pytest -q -p no:cacheprovider \
+    -m "not browser and not slow" "${skip[@]}"
 }
 
 step "system packages" system_packages
@@ -77,4 +78,6 @@ step "ruff and mypy" lint
 if [ $# -eq 0 ]; then
   step "lowest versions: fast tests" lowest_versions
 fi
+# As in an activated venv: the tests that run `machiavelox` find the venv's.
+export PATH="$PWD/.venv/bin:$PATH"
 step "pytest" .venv/bin/python -m pytest -q "$@"

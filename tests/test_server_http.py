@@ -119,7 +119,9 @@ def _free_port() -> int:
 def test_machiavelox_serve_starts_and_answers_healthz() -> None:
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("MACHIAVELOX_")}
-    script = shutil.which("machiavelox") or str(Path(sysconfig.get_path("scripts")) / "machiavelox")
+    # The script installed beside this interpreter (the venv's), else one on PATH.
+    beside = Path(sysconfig.get_path("scripts")) / "machiavelox"
+    script = str(beside) if beside.exists() else shutil.which("machiavelox") or str(beside)
     # The console script `pip install -e .` made; `python -m server` is the same entry point.
     base = [script] if Path(script).exists() else [sys.executable, "-m", "server"]
     cmd = [*base, "serve", "--host", "127.0.0.1", "--port", str(port)]
