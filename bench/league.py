@@ -103,7 +103,13 @@ def start_server(port: int, clocks: dict[str, float], log: Any) -> subprocess.Po
     env.update({f"MACHIAVELOX_{k.upper()}": str(v) for k, v in clocks.items()})
     env.update({"MACHIAVELOX_SECRET": "league", "MACHIAVELOX_LOG_LEVEL": "WARNING",
                 "MACHIAVELOX_MESSAGE_RATE": "5000", "MACHIAVELOX_MESSAGE_BURST": "5000",
-                "MACHIAVELOX_MAX_TABLES": "10000"})
+                "MACHIAVELOX_MAX_TABLES": "10000",
+                # Every bot comes from 127.0.0.1, and bots without a reaction delay send far
+                # more than a person (server.limits): lift those limits for the league.
+                "MACHIAVELOX_SESSIONS_PER_IP_PER_MINUTE": "1000000",
+                "MACHIAVELOX_TABLES_PER_IP": "1000000", "MACHIAVELOX_SOCKETS_PER_IP": "1000000",
+                "MACHIAVELOX_SOCKETS_PER_IP_PER_MINUTE": "1000000",
+                "MACHIAVELOX_COMMANDS_PER_SECOND": "100000"})
     env.pop("MACHIAVELOX_REDIS_URL", None)
     proc = subprocess.Popen([sys.executable, "-m", "server", "serve", "--host", "127.0.0.1",
                              "--port", str(port)], cwd=ROOT, env=env,

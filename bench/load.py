@@ -191,7 +191,13 @@ def start_game_server(port: int, redis_url: str | None, gc_mode: str | None = No
     env = {"MACHIAVELOX_TEST_DEALS": "1", "MACHIAVELOX_SECRET": "bench",
            "MACHIAVELOX_LOG_LEVEL": "WARNING", "MACHIAVELOX_MAX_TABLES": "100000",
            # Three players sit at every table: they create (and wait at) many at once.
-           "MACHIAVELOX_MAX_WAITING_TABLES_PER_PLAYER": "100000"}
+           "MACHIAVELOX_MAX_WAITING_TABLES_PER_PLAYER": "100000",
+           # Every simulated player comes from 127.0.0.1 (server.limits): lift the per-address
+           # and per-session limits; commands per seat stay at the default (1 a second here).
+           "MACHIAVELOX_SESSIONS_PER_IP_PER_MINUTE": "1000000",
+           "MACHIAVELOX_TABLES_PER_SESSION": "100000", "MACHIAVELOX_TABLES_PER_IP": "1000000",
+           "MACHIAVELOX_SOCKETS_PER_IP": "1000000",
+           "MACHIAVELOX_SOCKETS_PER_IP_PER_MINUTE": "1000000"}
     if gc_mode:
         env["MACHIAVELOX_GC_MODE"] = gc_mode
     for key in ("MACHIAVELOX_LOG_LEVEL", "MACHIAVELOX_GC_FULL_SECONDS",

@@ -383,6 +383,9 @@ class BotPlayer:
             try:
                 reply = await asyncio.wait_for(fut, 20)
             except (TimeoutError, asyncio.CancelledError):
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the bot itself is stopped (server shutdown): never swallow that
                 if self._closed:
                     raise Closed("link closed while waiting") from None
                 raise Closed("no answer") from None

@@ -43,6 +43,37 @@ def frame_too_large(data: str | bytes | None, limit: int) -> bool:
     return len(data) * 4 > limit and len(data.encode("utf-8", "surrogatepass")) > limit
 
 
+class Throttle:
+    """A token bucket: ``rate`` messages per second on average, ``burst`` at once. Over it,
+    :meth:`take` waits, so a flooding client is read more slowly (TCP backpressure on it
+    alone) and can make its table do only a bounded amount of work. Several sockets may share
+    one (``server.limits.Limits.throttle``): each take reserves its token at once (the bucket
+    may go into debt), so that concurrent takers wait in turn and never spend one token twice.
+    """
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = asyncio.get_running_loop().time()
+
+    def idle_full(self, now: float) -> bool:
+        """True when the bucket would be full again at ``now`` (it can be forgotten)."""
+        return self.tokens + (now - self.last) * self.rate >= self.burst
+
+    async def take(self) -> float:
+        """Wait for a token; the seconds waited (0.0: none)."""
+        now = asyncio.get_running_loop().time()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        self.tokens -= 1
+        if self.tokens >= 0:
+            return 0.0
+        wait = -self.tokens / self.rate
+        await asyncio.sleep(wait)
+        return wait
+
+
 #: The share of a flood window a socket must have been held back for to be cut off.
 FLOOD_SHARE = 0.8
 

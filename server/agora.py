@@ -19,7 +19,8 @@ connect to ``/ws/{code}`` as for any table.
 Messages (``docs/protocol.md``, "Agora"), client → server: :class:`JoinIn`, :class:`LeaveIn`,
 ``ping``; server → client: :class:`QueuedOut`, :class:`LeftOut`, :class:`MatchedOut`,
 :class:`AgoraErrorOut` (codes: ``bad_json``, ``unknown_type``, ``bad_field``, ``too_large``,
-``test_deals_off``, ``too_many_tables``), ``pong``.
+``test_deals_off``, ``too_many_tables``, ``store_unavailable``: the store did not answer, join
+again later), ``pong``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from .logs import TableLog
 from .metrics import Metrics
 from .sessions import Session
 from .settings import Settings
-from .store import QueueEntry, Store
+from .store import QueueEntry, Store, StoreError
 from .tables import DealOptions, TableError, TableRegistry
 
 #: Players per agora hand.
@@ -107,7 +108,7 @@ class MatchedOut(_Out):
 class AgoraErrorOut(_Out):
     type: Literal["error"] = "error"
     code: Literal["bad_json", "unknown_type", "bad_field", "too_large", "test_deals_off",
-                  "too_many_tables"]
+                  "too_many_tables", "store_unavailable"]
     message: str
 
 
@@ -229,6 +230,16 @@ class Agora:
                 return
             try:
                 await self._handle(item)
+            except StoreError:
+                # The queue lives in the store: a join or leave it could not record is told
+                # so (join again later); a socket's exit is forgotten with it.
+                self.log.warning("agora store unavailable", item=type(item).__name__)
+                if self.metrics is not None:
+                    self.metrics.store_errors.labels("agora").inc()
+                if isinstance(item, (Join, Leave)):
+                    item.conn.send(dump(AgoraErrorOut(
+                        code="store_unavailable",
+                        message="The game store is not answering: join again in a moment.")))
             except Exception:
                 self.log.exception("agora step failed", item=type(item).__name__)
                 if self.metrics is not None:

@@ -6,8 +6,9 @@ Routes live in ``server/api/`` (one module per resource), tables in ``server/tab
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -18,14 +19,31 @@ from .agora import Agora
 from .api import agora, health, metrics, ranking, sessions, tables, web, ws
 from .connection import CaptureTransport
 from .gctune import GcPacer
+from .limits import Limits
 from .logs import redact_uvicorn_logs
 from .metrics import Metrics
 from .sessions import Sessions
 from .settings import Settings
-from .store import make_store
+from .store import GuardedStore, make_store
 from .tables import TableRegistry
 
 log = logging.getLogger("machiavelox.app")
+
+
+async def _nothing() -> None:
+    return None
+
+
+async def _bounded(name: str, step: Callable[[], Awaitable[None]], seconds: float) -> None:
+    """Run one shutdown step for ``seconds`` at most; one that takes longer is cancelled and
+    left behind (not awaited: something below may swallow the cancellation)."""
+    task = asyncio.ensure_future(step())
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.cancel()
+        log.warning("shutdown: %s did not finish in %.1f s; going on", name, seconds)
+    elif not task.cancelled() and task.exception() is not None:
+        log.warning("shutdown: %s failed: %r", name, task.exception())
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -40,11 +58,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Tables live in memory; their event logs, the agora queue and the ranking go to the
         # store: Redis when MACHIAVELOX_REDIS_URL is set (server.store). A store put in
         # app.state.store before the start is used instead (tests inject fakes).
+        # Every store call is bounded by settings.store_timeout (server.store.guard).
         store = getattr(app.state, "store", None) or make_store(settings)
+        if not isinstance(store, GuardedStore):
+            store = GuardedStore(store, settings.store_timeout,
+                                 on_change=lambda up: app.state.metrics.store_up.set(int(up)))
         app.state.store = store
         log.info("store: %s", store.kind)
         registry = TableRegistry(settings, store, app.state.metrics)
         app.state.registry = registry
+        app.state.metrics.unsaved.set_function(lambda: health.unsaved_batches(registry))
         registry.start()
         app.state.agora = Agora(registry, store, settings, app.state.metrics)
         await app.state.agora.start()
@@ -54,23 +77,28 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
-            await pacer.close()
-            await app.state.agora.close()
+            # Every step is bounded, so that SIGTERM exits within 5 s whatever hangs (uvicorn
+            # first gives connections settings.shutdown_seconds, 2 s, to close).
             bots = getattr(app.state, "bots", None)  # server.bots, made on first use
-            if bots is not None:
-                await bots.close()
-            await registry.close()
-            await store.close()
+            steps: list[tuple[str, Callable[[], Awaitable[None]], float]] = [
+                ("gc pacer", pacer.close, 0.2), ("agora", app.state.agora.close, 0.3),
+                ("bots", bots.close if bots is not None else _nothing, 1.0),
+                ("tables", registry.close, 1.0), ("limits", app.state.limits.close, 0.3),
+                ("store", store.close, 0.3)]
+            for name, step, seconds in steps:
+                await _bounded(name, step, seconds)
 
     app = FastAPI(title="Machiavelox", version="0.1.0", lifespan=lifespan)
     app.state.settings = settings
     app.state.metrics = Metrics()
     assert settings.secret is not None
     app.state.sessions = Sessions(settings.secret, settings.session_max_age)
+    app.state.limits = Limits(settings, app.state.metrics)
     errors.install(app)
     # agora before ws: /ws/{code} would take /ws/agora for a table code.
     for module in (health, sessions, tables, agora, ws, ranking, metrics, web):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=settings.web_dir, check_dir=False), name="static")
+    app.add_middleware(errors.BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CaptureTransport)
     return app

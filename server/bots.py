@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, cast
@@ -39,6 +40,7 @@ from engine.view import hand_view
 
 from .connection import Connection
 from .errors import ApiError
+from .limits import SENTENCES
 from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_client
 from .sessions import Session, Sessions
 from .settings import Settings
@@ -69,6 +71,8 @@ HINT_REFUSALS = {
     "no_hints": "Hints are for friendly games only.",
     "hint_busy": "A hint is on its way: wait for it before asking again.",
 }
+
+log = logging.getLogger("machiavelox.bots")
 
 #: The one thread in which bots and hints run the solver.
 THINKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mvx-think")
@@ -162,9 +166,16 @@ class BotSeats:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.players: dict[str, BotPlayer] = {}  # "CODE/seat" -> bot
 
+    def check(self, count: int) -> None:
+        """Raise 429 ``too_many_bots`` when ``count`` more bots would pass ``max_bot_seats``
+        (the one solver thread serves them all, and people's hints wait behind them)."""
+        if len(self.players) + count > self.settings.max_bot_seats:
+            raise ApiError(429, "too_many_bots", SENTENCES["too_many_bots"])
+
     async def add(self, table: Table, level: str, count: int,
                   reaction: float | None = None) -> list[str]:
         """Seat ``count`` bots of ``level`` at ``table``; their seat names."""
+        self.check(count)
         if level not in LEVELS:
             raise ApiError(422, "bad_field", f"level: one of {', '.join(LEVELS)}")
         if table.agora:
@@ -212,14 +223,15 @@ class BotSeats:
         table.tlog.info("bot seated", seat, level=level, reaction=pace)
         return bot
 
-    async def close(self) -> None:
-        for task in list(self.tasks):
+    async def close(self, timeout: float = 1.0) -> None:
+        """Stop every bot, waiting ``timeout`` seconds at most (a shutdown must not hang)."""
+        tasks = list(self.tasks)
+        for task in tasks:
             task.cancel()
-        for task in list(self.tasks):
-            try:
-                await task
-            except BaseException:  # noqa: BLE001, S110 - cancelled
-                pass
+        if tasks:
+            _, pending = await asyncio.wait(tasks, timeout=timeout)
+            if pending:
+                log.warning("%d bot tasks did not stop", len(pending))
 
 
 def bot_seats(app: Any) -> BotSeats:

@@ -31,6 +31,24 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def uvicorn_options(settings: object) -> dict[str, object]:
+    """uvicorn's settings that follow ours: the websocket frame limit and compression (off by
+    default: ``Settings.ws_deflate``); X-Forwarded-For read
+    only from ``trusted_proxies`` (uvicorn's ``forwarded_allow_ips``; none by default, so the
+    client address is the peer's: ``server.limits``); on SIGTERM, connections closed after
+    ``shutdown_seconds`` at most, so that the process exits within 5 s."""
+    trusted = str(getattr(settings, "trusted_proxies", "") or "")
+    opts: dict[str, object] = {
+        "ws_max_size": getattr(settings, "ws_max_size", 1 << 20),
+        "ws_per_message_deflate": bool(getattr(settings, "ws_deflate", False)),
+        "proxy_headers": bool(trusted),
+        "timeout_graceful_shutdown": getattr(settings, "shutdown_seconds", 2.0),
+    }
+    if trusted:
+        opts["forwarded_allow_ips"] = trusted
+    return opts
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server with uvicorn until interrupted (settings from MACHIAVELOX_* and flags)."""
     import uvicorn
@@ -44,7 +62,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     configure(settings.log_level, settings.log_format)
     _quiet_solver_banner()  # bots and hints use the solver: keep its banner off the logs
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_level=settings.log_level.lower(), ws_max_size=settings.ws_max_size)
+                log_level=settings.log_level.lower(), **uvicorn_options(settings))  # type: ignore[arg-type]
     return 0
 
 
@@ -77,7 +95,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     app = create_app(settings)
     server = uvicorn.Server(uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning",
-        ws_max_size=settings.ws_max_size))
+        **uvicorn_options(settings)))  # type: ignore[arg-type]
 
     async def main() -> int:
         serving = asyncio.get_running_loop().create_task(server.serve())

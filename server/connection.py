@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket
 from .logs import TableLog
 
 _ids = itertools.count(1)
+_closing: set[asyncio.Task[None]] = set()
 
 AbortFn = Callable[[], None]
 
@@ -117,6 +118,29 @@ class Connection:
             self._abort()
         else:  # pragma: no cover - servers other than uvicorn
             asyncio.get_running_loop().create_task(self._close_soon())
+
+    def close_with(self, code: int, reason: str) -> None:
+        """Close the socket on purpose with ``code`` (``replaced``: a newer socket of the same
+        seat took over): the frames still queued are not sent, the close frame is; the reader
+        loop then ends and the table detaches it. Aborts the transport if the peer does not
+        answer the close within a second."""
+        if self.dropped:
+            return
+        self.dropped = True
+        self.drop_reason = reason
+        self._log.info("connection closed", self.seat, conn=self.id, reason=reason)
+        if self._writer is not None and self._writer is not asyncio.current_task():
+            self._writer.cancel()
+        task = asyncio.get_running_loop().create_task(self._close_now(code, reason))
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    async def _close_now(self, code: int, reason: str) -> None:
+        try:
+            await asyncio.wait_for(self.ws.close(code=code, reason=reason), 1.0)
+        except Exception:  # noqa: BLE001 - the peer is gone or does not answer
+            if self._abort is not None:
+                self._abort()
 
     async def _close_soon(self) -> None:  # pragma: no cover - servers other than uvicorn
         with contextlib.suppress(Exception):

@@ -21,6 +21,12 @@ metric                                 type       what
 ``machiavelox_store_errors_total``     counter    store calls that failed, by ``op``
 ``machiavelox_cut_off_total``          counter    sockets closed for abuse, by ``reason``
                                                   (too_large, flood)
+``machiavelox_store_up``               gauge      1 while the store answers, 0 while it does not
+``machiavelox_unsaved_batches``        gauge      event batches played but not yet in the store
+                                                  (a store outage: retried with backoff)
+``machiavelox_refused_total``          counter    requests, sockets and commands refused by a
+                                                  limit, by ``limit`` (server.limits)
+``machiavelox_step_failures_total``    counter    inbox items a table failed on (a bug), by ``item``
 =====================================  =========  ==============================================
 
 Each app has its own :class:`~prometheus_client.CollectorRegistry`, so several apps in one
@@ -67,6 +73,14 @@ class Metrics:
                                     ["op"], registry=r)
         self.cut_off = Counter("machiavelox_cut_off", "Sockets closed for abuse", ["reason"],
                                registry=r)
+        self.store_up = Gauge("machiavelox_store_up", "1 while the store answers", registry=r)
+        self.store_up.set(1)
+        self.unsaved = Gauge("machiavelox_unsaved_batches",
+                             "Event batches not yet in the store", registry=r)
+        self.limited = Counter("machiavelox_refused", "Refused by a limit", ["limit"],
+                               registry=r)
+        self.step_failures = Counter("machiavelox_step_failures",
+                                     "Inbox items a table failed on", ["item"], registry=r)
         #: The commands counter by outcome, resolved once (``labels()`` costs µs per call).
         self.command_outcomes = {o: self.commands.labels(o)
                                  for o in ("ack", "refused", "internal_error")}
@@ -75,10 +89,13 @@ class Metrics:
         for reason in ("too_large", "flood"):
             self.cut_off.labels(reason)
 
-    def watch_tables(self, live_hands: Callable[[], int], tables: Callable[[], int]) -> None:
-        """Read the two table gauges from these functions at each scrape."""
+    def watch_tables(self, live_hands: Callable[[], int], tables: Callable[[], int],
+                     unsaved: Callable[[], int] | None = None) -> None:
+        """Read the table gauges from these functions at each scrape."""
         self.live_hands.set_function(live_hands)
         self.tables.set_function(tables)
+        if unsaved is not None:
+            self.unsaved.set_function(unsaved)
 
     def render(self) -> bytes:
         """The text exposition format."""

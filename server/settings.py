@@ -79,6 +79,12 @@ class Settings(BaseSettings):
     flood_seconds: PositiveFloat = Field(
         default=5.0, description="seconds a socket may keep sending over its rate limit "
                                  "(message_rate) without a break before it is closed (1008)")
+    ws_deflate: bool = Field(
+        default=False, description="offer permessage-deflate on websockets (machiavelox serve). "
+                                   "Off: a compressed frame of a few bytes can inflate to the "
+                                   "frame limit, and uvicorn inflates every frame a read holds "
+                                   "at once, before the per-socket throttle: a fuzzer from 8 "
+                                   "sockets stalled the event loop 300-500 ms at a time")
     ws_max_size: PositiveInt = Field(
         default=1 << 20, description="uvicorn's websocket frame limit (machiavelox serve); "
                                      "larger frames close with 1009 before the app sees them")
@@ -101,6 +107,48 @@ class Settings(BaseSettings):
     #: Friendly tables one player may have waiting for players at once (abuse: a single
     #: token filling the server with empty tables).
     max_waiting_tables_per_player: PositiveInt = 5
+    # Limits (server.limits): sized for people; every refusal has a code and a sentence.
+    sessions_per_ip_per_minute: PositiveInt = Field(
+        default=30, description="new sessions (POST /api/session) one client address may get "
+                                "in a minute (429 too_many_sessions); shared through Redis when "
+                                "it is configured")
+    tables_per_session: PositiveInt = Field(
+        default=10, description="tables one session may have created that are waiting or being "
+                                "played, dealt tables with bots included (429 too_many_tables_open)")
+    tables_per_ip: PositiveInt = Field(
+        default=40, description="the same, for all the sessions of one client address")
+    max_bot_seats: PositiveInt = Field(
+        default=60, description="bot seats the whole server runs at once (429 too_many_bots)")
+    sockets_per_seat: PositiveInt = Field(
+        default=2, description="sockets one seat may hold at once; a new one replaces the "
+                               "oldest, which is closed with 4409 (replaced)")
+    sockets_per_ip: PositiveInt = Field(
+        default=64, description="open websockets (tables and agora, spectators included) from one "
+                                "client address; more are closed with 4429 (too_many_sockets)")
+    sockets_per_ip_per_minute: PositiveInt = Field(
+        default=120, description="websockets one client address may open in a minute; past it the "
+                                 "handshake is refused (HTTP 403) before anything is read")
+    commands_per_second: PositiveInt = Field(
+        default=20, description="commands one seat may send in a second, over all its sockets "
+                                "and bots; more are refused (too_fast)")
+    max_body_bytes: PositiveInt = Field(
+        default=65536, description="HTTP request bodies larger than this are refused (413 too_large)")
+    trusted_proxies: str = Field(
+        default="", description="addresses (comma-separated, or *) of reverse proxies whose "
+                                "X-Forwarded-For names the client (uvicorn's forwarded_allow_ips); "
+                                "empty: the client is the peer")
+    allowed_origins: str = Field(
+        default="", description="websocket Origins allowed besides the server's own (the Host "
+                                "header's, or public_url's), comma-separated; a missing Origin "
+                                "is allowed")
+    public_url: str | None = Field(
+        default=None, description="the address players open (https://example.org); when set, its "
+                                  "origin is the one websockets must come from")
+    store_timeout: PositiveFloat = Field(
+        default=1.0, description="seconds a store call may take before it counts as failed")
+    shutdown_seconds: PositiveFloat = Field(
+        default=2.0, description="seconds uvicorn waits for connections on SIGTERM before it "
+                                 "closes them (the whole exit stays under 5 s)")
     table_idle_ttl: PositiveFloat = Field(
         default=3600.0, description="seconds a waiting or finished table with nobody connected is kept")
     session_max_age: PositiveFloat = Field(default=30 * 24 * 3600.0,
@@ -110,7 +158,7 @@ class Settings(BaseSettings):
     #: True when ``secret`` was not set and a random one was drawn at start.
     secret_generated: bool = Field(default=False, exclude=True)
 
-    @field_validator("secret", "redis_url", mode="before")
+    @field_validator("secret", "redis_url", "public_url", mode="before")
     @classmethod
     def _empty_is_unset(cls, v: object) -> object:
         # docker compose passes `MACHIAVELOX_SECRET:` through as an empty string when unset.
@@ -122,6 +170,10 @@ class Settings(BaseSettings):
             self.secret = secrets.token_urlsafe(32)
             self.secret_generated = True
         return self
+
+    def origins(self) -> list[str]:
+        """``allowed_origins`` as a list (``https://a.example,https://b.example``)."""
+        return [o.strip().rstrip("/").lower() for o in self.allowed_origins.split(",") if o.strip()]
 
     def timer_overrides(self) -> dict[str, float]:
         """The clock overrides that are set, by rule-set field name."""

@@ -24,10 +24,22 @@ state, and the Redis store of the next issue can use it to restore tables.
 Storage (``server.store``): frames do not go straight to the sockets. While the task handles
 an item they wait in an outbox; then :meth:`Table._deliver` appends the item's batches to the
 store (the table's log, ``log_id``) and only then sends the frames, in order. The in-memory
-:class:`EventLog` stays the fast path for replay on reconnection. A store that fails is logged
-and counted; its batches are tried again with the next ones, and the game goes on. When the
-game ends, its :class:`~server.store.FinishedGame` record is kept beside the log, and an agora
-table (``agora=True``) adds the hand's points to the ranking (R22), once.
+:class:`EventLog` stays the fast path for replay on reconnection. A store call is bounded by
+``store_timeout`` (``server.store.guard``). A store that fails is logged and counted, and the
+game goes on without waiting for it: the batches stay queued (at most ``log_size``) and are
+tried again with backoff (0.25 s, doubling to 2 s; the task wakes up for it even when idle;
+while the store is known to be down a try fails at once),
+while frames are sent meanwhile; ``/readyz`` answers 503 and ``machiavelox_unsaved_batches``
+counts them until the store has them all (the Durability issue will restore tables from it).
+
+Failures (a bug): one inbox item that raises never stalls the table. It is logged and counted
+(``machiavelox_step_failures_total``), the connection that sent it is dropped, and the task
+goes on with the next item. An engine exception inside a command (other than ``Refused``)
+is answered ``internal_error``, and the game is rebuilt from its journal without that command
+(:meth:`Table._rebuild`): whatever the failed call changed is gone, and nothing of it is sent.
+
+When the game ends, its :class:`~server.store.FinishedGame` record is kept beside the log, and
+an agora table (``agora=True``) adds the hand's points to the ranking (R22), once.
 """
 
 from __future__ import annotations
@@ -61,6 +73,7 @@ from .protocol import (
     TableSummary,
     WelcomeOut,
     dump,
+    dump_reply,
 )
 from .sessions import Session
 from .settings import Settings
@@ -72,6 +85,10 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
 
 #: The server's own refusals, beside the engine's (``engine.errors.MESSAGES``).
+#: Seconds before a failed store append is tried again, doubling while it fails.
+STORE_BACKOFF_FIRST = 0.25
+STORE_BACKOFF_MAX = 2.0
+
 SERVER_REFUSALS = {
     "not_seated": "You are watching: only the three seated players play.",
     "not_started": "The hand has not been dealt yet: waiting for three players.",
@@ -355,6 +372,9 @@ class Table:
         self._outbox: list[tuple[Connection, str]] = []
         self._unsaved: list[tuple[int, list[dict[str, Any]]]] = []
         self._failed: list[tuple[int, list[dict[str, Any]]]] = []
+        self._retry_at = 0.0  # loop time of the next append after a failure
+        self._backoff = STORE_BACKOFF_FIRST
+        self._stopping = False
         self._finish_pending = False
         #: True once the finished game's record (and ranking points) went to the store.
         self.recorded = False
@@ -401,12 +421,25 @@ class Table:
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.code}")
 
-    async def stop(self) -> None:
-        if self._task is None or self._task.done():
+    async def stop(self, timeout: float = 2.0) -> None:
+        """End the task, within ``timeout`` seconds whatever it awaits. A cancellation that
+        something below swallows (a Redis client in the middle of a call was seen to) is
+        repeated, and the task also ends at its next turn of the loop (``_stopping``)."""
+        task = self._task
+        if task is None or task.done():
             return
-        self._task.cancel()
+        self._stopping = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not task.done():
+            task.cancel()
+            left = deadline - loop.time()
+            if left <= 0:
+                self.tlog.warning("table task did not stop")
+                return
+            await asyncio.wait({task}, timeout=min(0.25, left))
         with contextlib.suppress(BaseException):
-            await self._task
+            task.result()
 
     async def put(self, item: InboxItem) -> None:
         await self.inbox.put(item)
@@ -432,16 +465,22 @@ class Table:
         return self._clock() - self._t0
 
     def _timeout(self) -> float | None:
-        if self.game is None:
-            return None
-        deadline = self.game.next_deadline()
-        return None if deadline is None else max(0.0, deadline - self._now())
+        """Seconds until the task must wake up without an item: the game's next deadline, or
+        the next store retry (None: neither)."""
+        wait: float | None = None
+        if self.game is not None:
+            deadline = self.game.next_deadline()
+            wait = None if deadline is None else max(0.0, deadline - self._now())
+        if self._failed:
+            retry = max(0.0, self._retry_at - asyncio.get_running_loop().time())
+            wait = retry if wait is None else min(wait, retry)
+        return wait
 
     async def _run(self) -> None:
         getter: asyncio.Future[InboxItem] | None = None
         self.tlog.info("table task started", mode=self.mode)
         try:
-            while True:
+            while not self._stopping:
                 if getter is None:
                     getter = asyncio.ensure_future(self.inbox.get())
                 done, _ = await asyncio.wait({getter}, timeout=self._timeout())
@@ -461,14 +500,29 @@ class Table:
                     if isinstance(item, Submit) and item.received and self.metrics is not None:
                         self.metrics.latency.observe(time.perf_counter() - item.received)
                 except Exception:  # noqa: BLE001
-                    # An engine or server bug: keep the table alive, but never spin on it.
-                    self.tlog.exception("table step failed",
-                                       item=type(item).__name__ if item else "tick")
-                    await asyncio.sleep(0.5)
+                    # A bug: count it, drop the connection whose item it was, serve the next
+                    # item (no sleep: one bad item must never delay the others).
+                    self._step_failed(item)
         finally:
             if getter is not None:
                 getter.cancel()
             self.tlog.info("table task ended")
+
+    def _step_failed(self, item: InboxItem | None) -> None:
+        kind = type(item).__name__ if item is not None else "tick"
+        self.tlog.exception("table step failed", item=kind)
+        if self.metrics is not None:
+            self.metrics.step_failures.labels(kind).inc()
+        conn = getattr(item, "conn", None)
+        if isinstance(conn, Connection) and not isinstance(item, Detach):
+            conn.drop("internal_error")
+            self._drops.append(conn)
+        # What the failed step queued may be half made: send nothing of it.
+        self._outbox = [(c, t) for c, t in self._outbox if c is not conn]
+        try:
+            self._settle_drops()
+        except Exception:  # noqa: BLE001 - logged above; the next item comes anyway
+            self.tlog.exception("table step failed", item="settle")
 
     def _handle(self, item: InboxItem) -> None:
         if isinstance(item, Submit):
@@ -492,7 +546,11 @@ class Table:
         if self.game is None:
             return
         now = self._now()
-        self.game.tick(now)
+        try:
+            self.game.tick(now)
+        except Exception as e:  # noqa: BLE001 - an engine bug: undo it, see _rebuild
+            self._engine_failed(now, None, e)
+            return
         self._flush(now, None)
 
     def _flush(self, now: float, command: Command | None, *, journal: bool = True) -> int | None:
@@ -528,7 +586,11 @@ class Table:
 
     async def _deliver(self) -> None:
         """Store the batches of the item just handled, then send its frames in order; detach
-        the connections that could not take them (which may log more: loop)."""
+        the connections that could not take them (which may log more: loop). Batches a failed
+        store kept are tried again here too once their backoff is over, idle or not."""
+        if self._failed and not self._unsaved and (
+                self._retry_at <= asyncio.get_running_loop().time()):
+            await self._persist()
         while self._unsaved or self._outbox or self._drops:
             if self._unsaved:
                 await self._persist()
@@ -546,18 +608,33 @@ class Table:
     async def _persist(self) -> None:
         batches = self._failed + self._unsaved
         self._unsaved, self._failed = [], []
-        if self.store is None:
+        if self.store is None or not batches:
+            return
+        loop = asyncio.get_running_loop()
+        if self._retry_at > loop.time():
+            # The store failed a moment ago: play on, try again once the backoff is over.
+            self._failed = batches[-self.settings.log_size:]
             return
         try:
             await self.store.append_batches(self.log_id, batches)
         except StoreConflict:
             self.tlog.exception("store refused batches", first=batches[0][0], last=batches[-1][0])
             self._count_store_error("append")
-        except Exception:  # noqa: BLE001 - a store down must not stop the game
-            # Try again with the next batches (in order), keeping at most log_size.
+        except Exception as e:  # noqa: BLE001 - a store down must not stop the game
+            # Try again later with the next batches (in order), keeping at most log_size.
             self._failed = batches[-self.settings.log_size:]
-            self.tlog.exception("store append failed", first=batches[0][0], last=batches[-1][0])
+            if self._backoff == STORE_BACKOFF_FIRST:
+                self.tlog.warning("store append failed: the table plays on, unsaved",
+                                  first=batches[0][0], last=batches[-1][0],
+                                  error=type(e).__name__)
+            self._retry_at = loop.time() + self._backoff
+            self._backoff = min(STORE_BACKOFF_MAX, self._backoff * 2)
             self._count_store_error("append")
+        else:
+            if self._backoff != STORE_BACKOFF_FIRST:
+                self.tlog.warning("store caught up", first=batches[0][0], last=batches[-1][0])
+            self._backoff = STORE_BACKOFF_FIRST
+            self._retry_at = 0.0
 
     def _count_store_error(self, op: str) -> None:
         if self.metrics is not None:
@@ -655,6 +732,28 @@ class Table:
             if s.live == 0:
                 self._connection_command(s.name, "disconnect", 0.0)
 
+    def _engine_failed(self, now: float, cmd: Command | None, error: Exception) -> None:
+        """The engine raised (not ``Refused``) in ``apply(cmd)`` or, ``cmd`` None, in
+        ``tick``: log it, keep it in :attr:`failures`, and undo whatever it did."""
+        self.tlog.exception("engine failed", cmd.player if cmd else None,
+                            do=cmd.do if cmd else "tick")
+        if cmd is not None:
+            self.failures.append((now, cmd, repr(error)))
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Make the game again from the deal and the journal, leaving out the call that just
+        failed (it was not journalled): what it changed, and the events it queued, are gone.
+        The clocks are those of the last journalled call; the next tick brings them to now."""
+        assert self.spec is not None
+        game: Game | None = None
+        for _, rebuilt, _ in replay(self.spec, self.journal):
+            game = rebuilt
+        assert game is not None
+        game.drain_events()
+        self.game = game
+        self.tlog.warning("game rebuilt from its journal", entries=len(self.journal))
+
     def _connection_command(self, seat: str, do: str, now: float | None = None) -> None:
         """Tell the game a seat's connection dropped or came back (R18)."""
         if self.game is None:
@@ -665,6 +764,9 @@ class Table:
             self.game.apply(cmd, now)
         except Refused as e:
             self.tlog.debug("connection event refused", seat, do=do, code=e.code)
+        except Exception as e:  # noqa: BLE001 - an engine bug: undo it, see _rebuild
+            self._engine_failed(now, cmd, e)
+            return
         self.tlog.info("seat " + do + "ed", seat)
         self._flush(now, cmd)
 
@@ -747,26 +849,21 @@ class Table:
         try:
             self.game.apply(cmd, now)
         except Refused as e:
-            text = dump(RefusedOut(id=msg.id, code=e.code, message=e.message))
+            text = dump_reply(RefusedOut(id=msg.id, code=e.code, message=e.message))
             self.tlog.debug("command", seat, do=msg.do, outcome="refused", code=e.code)
         except Exception as e:  # noqa: BLE001 - an engine bug must not kill the table
-            self.tlog.exception("command failed", seat, do=msg.do)
-            self.failures.append((now, cmd, repr(e)))
+            self._engine_failed(now, cmd, e)
             failed = True
-            text = dump(RefusedOut(id=msg.id, code="internal_error",
-                                   message=SERVER_REFUSALS["internal_error"]))
+            text = dump_reply(RefusedOut(id=msg.id, code="internal_error",
+                                         message=SERVER_REFUSALS["internal_error"]))
         else:
             text = ""
-        version = self._flush(now, cmd)
-        if version is None and failed:
-            # The engine failed without events: journal it anyway, so that a replay meets
-            # the same failure (and whatever it changed) at the same place.
-            self.journal.append(JournalEntry(self.events.head, now, cmd))
+        version = None if failed else self._flush(now, cmd)
         if self.metrics is not None:
             self.metrics.command_outcomes[
                 "internal_error" if failed else "refused" if text else "ack"].inc()
         if not text:
-            text = dump(AckOut(id=msg.id, version=self.events.head))
+            text = dump_reply(AckOut(id=msg.id, version=self.events.head))
             self.tlog.debug("command", seat, do=msg.do, outcome="ack", version=version)
         replies[key] = text
         while len(replies) > self.settings.replies_kept:
@@ -846,8 +943,8 @@ class TableRegistry:
                 await table.stop()
                 table.tlog.info("table forgotten")
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = 0.8) -> None:
+        """Stop every table at once, within ``timeout`` seconds (see :meth:`Table.stop`)."""
         if self._janitor is not None:
             self._janitor.cancel()
-        for table in list(self.tables.values()):
-            await table.stop()
+        await asyncio.gather(*(t.stop(timeout) for t in list(self.tables.values())))

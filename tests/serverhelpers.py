@@ -40,10 +40,31 @@ NO_PROXY: dict[str, Any] = (
     {"proxy": None} if "proxy" in inspect.signature(connect).parameters else {})
 
 
+#: The limits a test server lifts unless its test sets them (server.limits): every player of
+#: the suite comes from 127.0.0.1 and many send commands as fast as they can. Sockets per seat
+#: stay at their default (2), so that every test also runs under that rule.
+TEST_LIMITS: dict[str, int] = {
+    "sessions_per_ip_per_minute": 1_000_000, "tables_per_session": 100_000,
+    "tables_per_ip": 1_000_000, "sockets_per_ip": 1_000_000, "sockets_per_ip_per_minute": 1_000_000,
+    "max_bot_seats": 10_000,
+    "commands_per_second": 1_000_000,
+}
+
+
+def with_test_limits(settings: Settings) -> Settings:
+    """``settings`` with :data:`TEST_LIMITS` for the limits it does not set itself."""
+    lifted = {k: v for k, v in TEST_LIMITS.items() if k not in settings.model_fields_set}
+    return settings.model_copy(update=lifted) if lifted else settings
+
+
 class LiveServer:
-    """uvicorn serving ``create_app(settings)`` in a thread. Use as a context manager."""
+    """uvicorn serving ``create_app(settings)`` in a thread. Use as a context manager. The
+    limits a test does not set are lifted (:data:`TEST_LIMITS`). uvicorn trusts
+    ``X-Forwarded-For`` from 127.0.0.1 here (its default), so a test can speak for many
+    client addresses."""
 
     def __init__(self, settings: Settings) -> None:
+        settings = with_test_limits(settings)
         self.settings = settings
         self.app = create_app(settings)
         # proto=IPPROTO_TCP, as getaddrinfo gives it: asyncio sets TCP_NODELAY on accepted
@@ -54,7 +75,9 @@ class LiveServer:
         self.port = self._sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on")
+        # Compression as `machiavelox serve` has it (off by default: Settings.ws_deflate).
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on",
+                                ws_per_message_deflate=settings.ws_deflate)
         self.server = uvicorn.Server(config)
         # The server's loop, run by an asyncio.Runner in the thread: on the way out it cancels
         # what is left (bots, readers), shuts down async generators and closes the loop.

@@ -22,10 +22,11 @@ from ..agora import Agora, AgoraPingIn, Enter, Exit, Join, JoinIn, Leave, LeaveI
 from ..connection import Connection
 from ..deps import bearer
 from ..errors import CLOSE_BAD_TOKEN
+from ..limits import Limits
 from ..metrics import Metrics
 from ..sessions import Sessions
 from ..settings import Settings
-from .ws import Throttle
+from .ws import admit
 
 router = APIRouter()
 
@@ -57,9 +58,20 @@ async def agora_socket(websocket: WebSocket) -> None:
     sessions: Sessions = state.sessions
     agora: Agora = state.agora
     metrics: Metrics | None = getattr(state, "metrics", None)
+    limits: Limits = state.limits
+    ip = await admit(websocket, settings, limits)  # Origin, sockets per address
+    if ip is None:
+        return
+    try:
+        await _agora_socket(websocket, settings, sessions, agora, metrics, limits)
+    finally:
+        limits.close_socket(ip)
+
+
+async def _agora_socket(websocket: WebSocket, settings: Settings, sessions: Sessions,
+                        agora: Agora, metrics: Metrics | None, limits: Limits) -> None:
     token = websocket.query_params.get("token") or bearer(websocket.headers.get("authorization"))
     session = sessions.verify(token)
-    await websocket.accept()
     if session is None:
         await websocket.close(CLOSE_BAD_TOKEN, "a session token is needed")
         return
@@ -68,7 +80,7 @@ async def agora_socket(websocket: WebSocket) -> None:
     if metrics is not None:
         metrics.connections.labels("agora").inc()
     await agora.put(Enter(conn, session))
-    throttle = Throttle(settings.message_rate, settings.message_burst)
+    throttle = limits.throttle(("agora", session.player_id))  # one bucket per player
     guard = FloodGuard(settings.flood_seconds)
     try:
         while True:

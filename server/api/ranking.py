@@ -1,7 +1,7 @@
 """The public ranking (R22) and finished hands: ``GET /api/ranking``,
 ``GET /api/players/{player_id}/history`` (``me`` with a token: your own), ``GET /api/hands``,
 ``GET /api/hands/{log_id}``. All read the store (``server.store``), so with Redis they show what
-was played before a restart.
+was played before a restart; a store that does not answer makes them 503 ``store_unavailable``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,9 @@ from ..errors import ApiError
 from ..store import Store
 
 router = APIRouter()
+
+#: The largest ranking offset (a larger one is a 422 ``bad_field``, not a Redis error).
+OFFSET_MAX = 10**9
 
 
 def get_store(request: Request) -> Store:
@@ -67,7 +70,7 @@ def _iso(at: float) -> str:
 
 @router.get("/api/ranking")
 async def ranking(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
-                  offset: Annotated[int, Query(ge=0)] = 0) -> RankingOut:
+                  offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0) -> RankingOut:
     """The ranking: total points of every agora hand, best first (ties share a rank)."""
     page = await store.top(limit, offset)
     return RankingOut(ranking=[RankOut(**e.__dict__) for e in page],

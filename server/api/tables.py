@@ -10,13 +10,15 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, Field, StrictInt
 
 from ..bots import BotSeats, get_bot_seats
 from ..deps import RegistryDep, SessionDep, SettingsDep
-from ..errors import ApiError
+from ..errors import STORE_UNAVAILABLE, ApiError
+from ..limits import Limits, client_ip
 from ..protocol import TableSummary
+from ..store import Store
 from ..tables import DealOptions
 
 router = APIRouter(prefix="/api/tables")
@@ -62,8 +64,10 @@ class BotsOut(BaseModel):
 
 @router.post("", response_model_exclude_none=True)
 async def create_table(body: CreateTableIn, session: SessionDep, registry: RegistryDep,
-                       settings: SettingsDep, bots: BotSeatsDep) -> CreatedOut:
-    """Create a table; the creator takes the first seat."""
+                       settings: SettingsDep, bots: BotSeatsDep, request: Request) -> CreatedOut:
+    """Create a table; the creator takes the first seat. Refused past the limits of
+    ``server.limits`` (tables per session and per address, bot seats), and with 503
+    ``store_unavailable`` when the server runs on a Redis that does not answer."""
     test_only = [k for k in ("seed", "position", "timers") if getattr(body, k) is not None]
     if test_only and not settings.test_deals:
         raise ApiError(403, "test_deals_off",
@@ -77,7 +81,16 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
         options.check()
     except (ValueError, TypeError, KeyError, AttributeError) as e:
         raise ApiError(422, "bad_field", f"{e}") from None
+    limits: Limits = request.app.state.limits
+    ip = client_ip(request.scope)
+    limits.check_tables(registry, session.player_id, ip)
+    if body.bots is not None:
+        bots.check(body.bots.count)
+    store: Store = request.app.state.store
+    if store.kind == "redis" and not await store.ping():
+        raise ApiError(503, "store_unavailable", STORE_UNAVAILABLE)
     table, seat = await registry.create(body.mode, session, options)
+    limits.table_created(table.code, session.player_id, ip)
     if body.bots is None:
         return CreatedOut(code=table.code, url=table.url, seat=seat)
     names = await bots.add(table, body.bots.level, body.bots.count, body.bots.reaction)

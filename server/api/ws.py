@@ -8,9 +8,19 @@ player; a token without a seat at this table, or none, watches as a spectator. T
 last version comes from ``?last_version=N`` or a first ``resume`` message, waited for at most
 ``settings.resume_wait`` seconds; then the table sends welcome, the missed events or nothing,
 and a snapshot. Each socket is read at most ``settings.message_rate`` messages a second on
-average (:class:`Throttle`). A message over ``settings.max_frame_bytes``, or a flood (the
+average (:class:`~server.abuse.Throttle`; a seat's sockets share one, as do the spectator
+sockets of one address at one table). A message over ``settings.max_frame_bytes``, or a flood (the
 throttle held every message back for ``settings.flood_seconds``), closes the socket with 1008
 (``server.abuse``).
+
+Admission (``server.limits``): a client address that opened ``sockets_per_ip_per_minute``
+sockets in the last minute has its handshake refused (HTTP 403, nothing read); then, after the
+handshake so that a browser can read the close code, an ``Origin`` that is not the server's
+closes with 4403, and a client address holding ``sockets_per_ip`` sockets already with 4429. A seat holds at most ``sockets_per_seat``
+sockets: a new one replaces the oldest, closed with 4409 (``replaced``; the page says the table
+is open in another window and does not reconnect by itself). A seat's commands beyond
+``commands_per_second``, over all its sockets, are refused with ``too_fast`` (not remembered
+under their id: the same id sent again later is carried out).
 """
 
 from __future__ import annotations
@@ -26,39 +36,32 @@ from ..abuse import FloodGuard, cut_off, frame_too_large
 from ..bots import start_hint
 from ..connection import Connection
 from ..deps import bearer
-from ..errors import CLOSE_BAD_TOKEN, CLOSE_NO_SUCH_TABLE
-from ..protocol import CommandIn, ErrorOut, HintIn, PingIn, PongOut, ResumeIn, dump, parse_client
+from ..errors import (
+    CLOSE_BAD_ORIGIN,
+    CLOSE_BAD_TOKEN,
+    CLOSE_NO_SUCH_TABLE,
+    CLOSE_REPLACED,
+    CLOSE_TOO_MANY_SOCKETS,
+)
+from ..limits import SENTENCES, Limits, client_ip, origin_allowed
+from ..protocol import (
+    CommandIn,
+    ErrorOut,
+    HintIn,
+    PingIn,
+    PongOut,
+    RefusedOut,
+    ResumeIn,
+    dump,
+    dump_reply,
+    parse_client,
+)
 from ..sessions import Sessions
 from ..settings import Settings
 from ..tables import Attach, Detach, Resync, Submit, Table, TableRegistry
 
 router = APIRouter()
 
-
-class Throttle:
-    """A token bucket: ``rate`` messages per second on average, ``burst`` at once. Over it,
-    :meth:`take` waits, so a flooding client is read more slowly (TCP backpressure on it
-    alone) and can make its table do only a bounded amount of work."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = asyncio.get_running_loop().time()
-
-    async def take(self) -> float:
-        """Wait for a token; the seconds waited (0.0: none)."""
-        now = asyncio.get_running_loop().time()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        wait = 0.0
-        if self.tokens < 1:
-            wait = (1 - self.tokens) / self.rate
-            await asyncio.sleep(wait)
-            self.last += wait
-            self.tokens = 1.0
-        self.tokens -= 1
-        return wait
 
 _PONG = dump(PongOut())
 
@@ -76,16 +79,69 @@ def _data(message: Mapping[str, Any]) -> str | bytes | None:
     return text if text is not None else message.get("bytes")
 
 
+async def admit(websocket: WebSocket, settings: Settings, limits: Limits) -> str | None:
+    """Accept the handshake, then check the Origin and the sockets of the client's address;
+    the address (counted: call ``limits.close_socket`` when done), or None when the socket was
+    closed (4403, 4429)."""
+    ip = client_ip(websocket.scope)
+    if not limits.new_socket(ip):
+        await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too_many_sockets")  # before accept: 403
+        return None
+    await websocket.accept()
+    if not origin_allowed(websocket.headers, settings):
+        limits.refused("origin")
+        await websocket.close(CLOSE_BAD_ORIGIN, "origin not allowed")
+        return None
+    if not limits.open_socket(ip):
+        await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too_many_sockets")
+        return None
+    return ip
+
+
+def _take_seat_socket(limits: Limits, code: str, conn: Connection, most: int) -> None:
+    """Register a seated socket; close the seat's oldest past ``most`` (4409 replaced)."""
+    assert conn.seat is not None
+    mine = limits.seat_sockets.setdefault((code, conn.seat), [])
+    mine.append(conn)
+    while len(mine) > most:
+        oldest = mine.pop(0)
+        limits.refused("sockets_per_seat")
+        oldest.close_with(CLOSE_REPLACED, "replaced")
+
+
+def _leave_seat_socket(limits: Limits, code: str, conn: Connection) -> None:
+    if conn.seat is None:
+        return
+    mine = limits.seat_sockets.get((code, conn.seat))
+    if mine is not None:
+        if conn in mine:
+            mine.remove(conn)
+        if not mine:
+            del limits.seat_sockets[(code, conn.seat)]
+
+
 @router.websocket("/ws/{code}")
 async def table_socket(websocket: WebSocket, code: str) -> None:
     state = websocket.app.state
     settings: Settings = state.settings
     registry: TableRegistry = state.registry
     sessions: Sessions = state.sessions
+    limits: Limits = state.limits
+    ip = await admit(websocket, settings, limits)
+    if ip is None:
+        return
+    try:
+        await _table_socket(websocket, code, settings, registry, sessions, limits)
+    finally:
+        limits.close_socket(ip)
+
+
+async def _table_socket(websocket: WebSocket, code: str, settings: Settings,
+                        registry: TableRegistry, sessions: Sessions, limits: Limits) -> None:
+    state = websocket.app.state
     token = websocket.query_params.get("token") or bearer(websocket.headers.get("authorization"))
     session = sessions.verify(token)
     table = registry.get(code)
-    await websocket.accept()
     if table is None:
         await websocket.close(CLOSE_NO_SUCH_TABLE, "no such table")
         return
@@ -96,6 +152,8 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
     conn = Connection(websocket, seat, session.player_id if session else None,
                       settings.outbound_queue, table.tlog)
     conn.start()
+    if seat is not None:
+        _take_seat_socket(limits, table.code, conn, settings.sockets_per_seat)
     metrics = getattr(state, "metrics", None)
     if metrics is not None:
         metrics.connections.labels("table").inc()
@@ -120,11 +178,14 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 else:
                     first = parsed
         await table.put(Attach(conn, last_version))
-        throttle = Throttle(settings.message_rate, settings.message_burst)
+        # A seat's sockets share one bucket, and so do the spectator sockets of one address:
+        # opening more sockets (or the same one again and again) buys no more messages.
+        throttle = limits.throttle(("seat", table.code, seat) if seat is not None
+                                   else ("watch", table.code, client_ip(websocket.scope)))
         guard = FloodGuard(settings.flood_seconds)
         if first is not None:
             await throttle.take()
-            await _dispatch(table, conn, first)
+            await _dispatch(table, conn, first, limits=limits)
         while True:
             if recv is None:
                 recv = asyncio.ensure_future(websocket.receive())
@@ -142,10 +203,11 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
                 await cut_off(websocket, "flood", metrics)
                 break
             parsed = parse_client(data, max_bytes=settings.max_message_bytes)
-            await _dispatch(table, conn, parsed, received)
+            await _dispatch(table, conn, parsed, received, limits=limits)
     finally:
         if recv is not None:
             recv.cancel()
+        _leave_seat_socket(limits, table.code, conn)
         await conn.close()
         if metrics is not None:
             metrics.connections.labels("table").dec()
@@ -157,9 +219,11 @@ async def table_socket(websocket: WebSocket, code: str) -> None:
 
 async def _dispatch(table: Table, conn: Connection,
                     parsed: CommandIn | ResumeIn | PingIn | HintIn | ErrorOut,
-                    received: float = 0.0) -> None:
+                    received: float = 0.0, *, limits: Limits | None = None) -> None:
+    """Answer or hand on one parsed message. ``limits``: count a seat's commands (websockets;
+    the server's own bots keep their own pace and pass None)."""
     if isinstance(parsed, ErrorOut):
-        conn.send(dump(parsed))
+        conn.send(dump_reply(parsed))
     elif isinstance(parsed, PingIn):
         conn.send(_PONG)
     elif isinstance(parsed, HintIn):
@@ -167,4 +231,9 @@ async def _dispatch(table: Table, conn: Connection,
     elif isinstance(parsed, ResumeIn):
         await table.put(Resync(conn, parsed.last_version))
     else:
+        if limits is not None and conn.seat is not None and not limits.command(table.code,
+                                                                                conn.seat):
+            conn.send(dump_reply(RefusedOut(id=parsed.id, code="too_fast",
+                                            message=SENTENCES["too_fast"])))
+            return
         await table.put(Submit(conn, parsed, received))

@@ -17,12 +17,14 @@ from .base import (
     StoreConflict,
     StoreError,
 )
+from .guard import GuardedStore, StoreUnavailable
 from .jitter import JitterStore
 from .memory import MemoryStore
 
 __all__ = [
-    "FinishedGame", "HandScore", "HistoryEntry", "JitterStore", "LoggedBatch", "MemoryStore",
-    "QueueEntry", "RankEntry", "Store", "StoreConflict", "StoreError", "make_store",
+    "FinishedGame", "GuardedStore", "HandScore", "HistoryEntry", "JitterStore", "LoggedBatch",
+    "MemoryStore", "QueueEntry", "RankEntry", "Store", "StoreConflict", "StoreError",
+    "StoreUnavailable", "make_store",
 ]
 
 

@@ -186,7 +186,7 @@ export function createAgora(ctx) {
       case "error": {
         const known = t("err." + msg.code, {}, null);
         const text = known || refusalText(msg.code, msg.message);
-        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field") {
+        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field" || msg.code === "store_unavailable") {
           // Not queued (or no longer): the player may try again.
           setWant(false);
           shut();

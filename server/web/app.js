@@ -112,6 +112,7 @@ function leaveTableView() {
   S.table = null;
   S.seat = null;
   S.fatal = null;
+  S.replaced = false;
   S.needName = false;
   S.spectator = false;
   S.notices = [];
@@ -319,7 +320,17 @@ function connect() {
           ensureSession(name).then(() => { S.code = null; openTable(table); }, (e) => { S.fatal = apiErrorText(e); render(); });
           return;
         }
-        S.fatal = code === 4404 ? t("err.no_table", { code: S.code }) : (reason || t("err.closed", { code }));
+        if (code === 4409) {
+          // Replaced by a newer window of this seat: say so and wait; never reconnect by
+          // ourselves (the two windows would take the seat from each other forever).
+          S.replaced = true;
+          render();
+          return;
+        }
+        S.fatal = code === 4404 ? t("err.no_table", { code: S.code })
+          : code === 4403 ? t("err.bad_origin")
+          : code === 4429 ? t("err.too_many_sockets")
+          : (reason || t("err.closed", { code }));
       }
       render();
     },
@@ -963,6 +974,13 @@ export const Actions = {
       if (S.code && S.game && S.game.phase === "over") localStorage.removeItem(LS.order + S.code);
     } catch (e) { /* ignore */ }
     navigate("/");
+  },
+  /** This window takes the seat back from the other window (which is told the same). */
+  playHere() {
+    S.replaced = false;
+    if (S.conn) S.conn.close();
+    connect();
+    render();
   },
   reconnectNow() {
     if (S.conn) { S.conn.attempt = 0; S.conn.dropForTest(); }

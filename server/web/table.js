@@ -25,6 +25,14 @@ export function renderTable(S, A) {
       h("p", {}, S.fatal),
       h("button", { class: "btn primary", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home")));
   }
+  if (S.replaced) {
+    return h("section", { class: "panel fatal", role: "alert", id: "replaced" },
+      h("h2", {}, t("conn.replaced")),
+      h("p", {}, t("conn.replaced_why")),
+      h("button", { class: "btn primary", type: "button", id: "btn-play-here", onclick: () => A.playHere() }, t("conn.play_here")),
+      " ",
+      h("button", { class: "btn", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home")));
+  }
   if (!S.game) return waitingRoom(S, A);
   return gameScreen(S, A);
 }
