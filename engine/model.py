@@ -147,6 +147,9 @@ class Freeze:
     deadline_ms: int
     marker: int  # first action seq of the freeze
     inactivity_left_ms: int | None
+    #: The table as it was at the instant of the Stop! (``StopRules._capture``): what a failed
+    #: freeze whose work is wounded goes back to (§9, R16).
+    at_stop: Any = field(default=None, repr=False)
 
 
 @dataclass

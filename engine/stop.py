@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
+from . import cards as C
 from .errors import Refused
 from .model import (
     Command,
     Freeze,
     Phase,
-    Play,
     PlayerState,
 )
 from .plays import PlayRules
@@ -29,6 +32,7 @@ class StopRules(PlayRules):
         if ps.stop_used:
             raise Refused("stop_used")
         ps.stop_used = True
+        at_stop = self._capture()
         for p in list(self.holds):
             self._release(p, "stop")
         left = None
@@ -36,7 +40,7 @@ class StopRules(PlayRules):
             left = max(0, self.inactivity_deadline_ms - self.now_ms)
         self.phase = Phase.FROZEN
         self.freeze = Freeze(ps.name, self.now_ms, self.now_ms + ms(self.rules.freeze),
-                             self.graph.last_seq + 1, left)
+                             self.graph.last_seq + 1, left, at_stop)
         self.inactivity_deadline_ms = None
         for pid in self._open:
             play = self.plays[pid]
@@ -74,27 +78,9 @@ class StopRules(PlayRules):
             if not ok:
                 wounded = True
                 break
-        hits: dict[str, list[str]] = {}
-        reopened: list[Play] = []
+        open_at_failure = self.players[caller].play
         if wounded:
-            for a in reversed(work):
-                if not a.undone:
-                    self._undo(a, a.play, hits)
-            for play in self.plays.values():
-                if play.player != caller or play.status not in ("confirmed", "final"):
-                    continue
-                if not play.standing():
-                    play.status = "fallen"
-                    self.graph.forget(play.id)
-                elif play.confirmed_ms is not None and play.confirmed_ms >= fr.started_ms:
-                    # Open at the Stop!, confirmed during the freeze: with the table back as
-                    # it was at the Stop!, it is open again, and ends below as at its 40 s.
-                    play.status = "open"
-                    play.confirmed_ms = None
-                    self.graph.forget(play.id)
-                    for a in play.actions:
-                        a.final = False
-                    reopened.append(play)
+            self._restore(fr)
         self._emit("freeze_ended", caller, {"outcome": "failed", "how": how, "restored": wounded})
         self.freeze = None
         self.phase = Phase.PLAYING
@@ -103,16 +89,13 @@ class StopRules(PlayRules):
             # below with an own card down restarts it again.
             self.inactivity_deadline_ms = self.now_ms + fr.inactivity_left_ms
         ps = self.players[caller]
-        current = [self.plays[ps.play]] if ps.play is not None else []
-        for play in current + reopened:
-            if play.id not in self._open:  # reopened: open again, in opening order
-                self._open.append(play.id)
-                self._open.sort()
-            ps.play = play.id
+        if ps.play is not None:
             # R16: the caller's play still open at the failure is judged by R8 alone (the
-            # exemption of §5.3 lasts to the end of the freeze); a reopened play was open
-            # at the Stop! and ends as at its 40 s, under the usual rules.
-            play.in_freeze = play not in reopened
+            # exemption of §5.3 lasts to the end of the freeze), after a restore too. A play
+            # the restore brought back (open at the Stop!, then confirmed, cancelled or fallen
+            # in the freeze) was not open then: it ends as at its 40 s, under the usual rules.
+            play = self.plays[ps.play]
+            play.in_freeze = play.id == open_at_failure
             self._end_play(play, "eliminated")
             play.in_freeze = False
         if how == "left":
@@ -128,3 +111,56 @@ class StopRules(PlayRules):
             play.suspended_ms = None
             self._emit("play_resumed", play.player, {"play": pid, "deadline": sec(play.deadline_ms)})
         self._restart_waiting_absences()
+
+    # ------------------------------------------------------------------ the table at the Stop!
+
+    def _capture(self) -> tuple[Any, ...]:
+        """Everything a failed freeze's restore gives back (§9: "the table goes back exactly
+        to how it was at the instant you called «Stop!»"): cards and where they are, melds,
+        plays and the dependency graph, reservations, each player's play and conditions.
+        Not clocks, connections or absences: those are never rewound (R14, R18)."""
+        return copy.deepcopy((
+            self.hands, self.staging, self.stocks, self.melds, self.removed, self.loc,
+            self.arrival, self._arrivals, self.next_meld, self.plays, self.graph, self._open,
+            self._pile_owner, self.reserved, self._pp,
+            {p: (ps.play, ps.laid, ps.pending_draws) for p, ps in self.players.items()}))
+
+    def _restore(self, fr: Freeze) -> None:
+        """The table goes back to the instant of the Stop! (R16): all of the caller's work
+        since then is undone, and so is everything it undid (a play the caller cancelled, or
+        plays that fell, during the freeze, stand again as they stood). The caller's draws
+        stand (draws are never undone, R10); play and action numbers are never reused."""
+        (hands, staging, stocks, melds, removed, loc, arrival, arrivals, next_meld, plays,
+         graph, open_ids, pile_owner, reserved, pp, players) = fr.at_stop
+        caller = fr.caller
+        drawn = len(stocks[caller]) - len(self.stocks[caller])
+        before = dict(self.loc)
+        for pid, play in self.plays.items():  # plays opened during the freeze: void
+            if pid not in plays:
+                play.status = "void"
+                for a in play.actions:
+                    a.undone = True
+                plays[pid] = play
+        for a in self.graph.actions[graph.last_seq:]:  # the freeze's actions keep their numbers
+            a.undone = True
+            graph.actions.append(a)
+        graph.plays = plays
+        self.hands, self.staging, self.stocks, self.melds = hands, staging, stocks, melds
+        self.removed, self.loc, self.arrival, self._arrivals = removed, loc, arrival, arrivals
+        self.next_meld, self.plays, self.graph, self._open = max(next_meld, self.next_meld), \
+            plays, graph, open_ids
+        self._pile_owner, self.reserved, self._pp = pile_owner, reserved, pp
+        for p, (play_id, laid, pending) in players.items():
+            ps = self.players[p]
+            ps.play, ps.laid, ps.pending_draws = play_id, laid, pending
+        for p in list(self.holds):
+            self._release(p, "stop_failed")
+        for _ in range(max(0, drawn)):
+            self._draw_top(self.players[caller])
+        moved = []
+        for c in sorted(self.loc):
+            if self.loc[c] != before.get(c):
+                to = self.loc[c]
+                moved.append({"card": C.name(c), "to": to[1] if to[0] == "meld" else to[0],
+                              "owner": to[1] if to[0] in ("hand", "staging") else None})
+        self._emit("freeze_restored", caller, {"cards": moved})

@@ -278,6 +278,8 @@ def check_moves(h: Hand, before: Step, evs: list[dict[str, Any]], cmd: Command |
     for e in evs:
         if e["kind"] == "undone":
             explained[e["card"]] += 1
+        elif e["kind"] == "freeze_restored":  # R16: the table back as at the Stop!
+            explained.update(x["card"] for x in e["cards"])
         elif e["kind"] == "split":
             for piece in e["cards"][1:]:
                 explained.update(piece)
