@@ -10,7 +10,7 @@ last version comes from ``?last_version=N`` or a first ``resume`` message, waite
 and a snapshot. Each socket is read at most ``settings.message_rate`` messages a second on
 average (:class:`~server.abuse.Throttle`; a seat's sockets share one, as do the spectator
 sockets of one address at one table). A message over ``settings.max_frame_bytes``, or a flood (the
-throttle held every message back for ``settings.flood_seconds``), closes the socket with 1008
+throttle held the socket back for 80 % of the last ``settings.flood_seconds``), closes it with 1008
 (``server.abuse``).
 
 Admission (``server.limits``): a client address that opened ``sockets_per_ip_per_minute``
