@@ -157,7 +157,7 @@ class Limits:
         self._new_sockets = MovingWindow(settings.sockets_per_ip_per_minute, 60.0)
         self.sockets_by_ip: dict[str, int] = {}
         #: Shared read throttles (server.abuse.Throttle), by key; see :meth:`throttle`.
-        self._throttles: dict[Any, Throttle] = {}
+        self._throttles: dict[Any, list[Any]] = {}  # key -> [Throttle, sockets holding it]
         self._throttles_swept = 0.0
         #: The sockets of each seat, oldest first: (table code, seat) -> connections.
         self.seat_sockets: dict[tuple[str, str], list[Any]] = {}
@@ -196,17 +196,27 @@ class Limits:
         spectator sockets of one address at one table, an agora player. Sockets of one key
         share it, so that more sockets, or reconnecting again and again, buy no more messages
         (a seat's sockets fighting over its two places used to get a fresh burst of 100 each
-        time). A bucket idle long enough to be full again is forgotten."""
+        time). Each socket that takes it calls :meth:`release` when it ends; a bucket nobody
+        holds is forgotten once it would be full again."""
         loop_now = asyncio.get_running_loop().time()
         if loop_now - self._throttles_swept > 10.0:
             self._throttles_swept = loop_now
-            for k in [k for k, t in self._throttles.items() if t.idle_full(loop_now)]:
+            for k in [k for k, (t, users) in self._throttles.items()
+                      if users <= 0 and t.idle_full(loop_now)]:
                 del self._throttles[k]
-        bucket = self._throttles.get(key)
-        if bucket is None:
-            bucket = self._throttles[key] = Throttle(self.settings.message_rate,
-                                                     self.settings.message_burst)
+        entry = self._throttles.get(key)
+        if entry is None:
+            entry = self._throttles[key] = [Throttle(self.settings.message_rate,
+                                                     self.settings.message_burst), 0]
+        entry[1] += 1
+        bucket: Throttle = entry[0]
         return bucket
+
+    def release(self, key: Any) -> None:
+        """A socket that took :meth:`throttle` for ``key`` has ended."""
+        entry = self._throttles.get(key)
+        if entry is not None:
+            entry[1] -= 1
 
     # ------------------------------------------------------------ tables
 

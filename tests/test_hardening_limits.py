@@ -324,3 +324,26 @@ def test_limits_are_documented_in_the_readme_and_protocol() -> None:
         assert str(code) in protocol
     for code in SENTENCES:
         assert f"`{code}`" in protocol, code
+
+
+def test_sockets_of_one_key_share_one_bucket_until_none_holds_it() -> None:
+    """A seat's sockets (or one address's spectator sockets at a table) read through one
+    bucket: a new socket gets no fresh burst; a bucket is forgotten only when nobody holds it
+    and it would be full again."""
+    from server.limits import Limits
+
+    async def go() -> None:
+        limits = Limits(Settings(secret="x", message_rate=10, message_burst=3))
+        first = limits.throttle(("seat", "T", "A"))
+        for _ in range(3):
+            assert await first.take() == 0.0
+        second = limits.throttle(("seat", "T", "A"))
+        assert second is first and await second.take() > 0  # the burst is spent
+        assert limits.throttle(("seat", "T", "B")) is not first
+        limits.release(("seat", "T", "A"))
+        limits.release(("seat", "T", "A"))
+        limits._throttles_swept = -1e9  # sweep on the next call
+        first.last -= 10  # long idle: it would be full again
+        assert limits.throttle(("seat", "T", "A")) is not first
+        await limits.close()
+    asyncio.run(go())

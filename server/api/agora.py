@@ -80,7 +80,8 @@ async def _agora_socket(websocket: WebSocket, settings: Settings, sessions: Sess
     if metrics is not None:
         metrics.connections.labels("agora").inc()
     await agora.put(Enter(conn, session))
-    throttle = limits.throttle(("agora", session.player_id))  # one bucket per player
+    bucket = ("agora", session.player_id)  # one bucket per player
+    throttle = limits.throttle(bucket)
     guard = FloodGuard(settings.flood_seconds)
     try:
         while True:
@@ -104,6 +105,7 @@ async def _agora_socket(websocket: WebSocket, settings: Settings, sessions: Sess
             else:
                 conn.send(dump(parsed))
     finally:
+        limits.release(bucket)
         await conn.close()
         if metrics is not None:
             metrics.connections.labels("agora").dec()

@@ -161,6 +161,7 @@ async def _table_socket(websocket: WebSocket, code: str, settings: Settings,
     first_recv: asyncio.Future[Any] = asyncio.ensure_future(websocket.receive())
     recv: asyncio.Future[Any] | None = first_recv
     first: CommandIn | ResumeIn | PingIn | HintIn | ErrorOut | None = None
+    bucket: tuple[str, str, str | None] | None = None
     try:
         if last_version is None and settings.resume_wait > 0:
             done, _ = await asyncio.wait({first_recv}, timeout=settings.resume_wait)
@@ -180,8 +181,9 @@ async def _table_socket(websocket: WebSocket, code: str, settings: Settings,
         await table.put(Attach(conn, last_version))
         # A seat's sockets share one bucket, and so do the spectator sockets of one address:
         # opening more sockets (or the same one again and again) buys no more messages.
-        throttle = limits.throttle(("seat", table.code, seat) if seat is not None
-                                   else ("watch", table.code, client_ip(websocket.scope)))
+        bucket = (("seat", table.code, seat) if seat is not None
+                  else ("watch", table.code, client_ip(websocket.scope)))
+        throttle = limits.throttle(bucket)
         guard = FloodGuard(settings.flood_seconds)
         if first is not None:
             await throttle.take()
@@ -207,6 +209,8 @@ async def _table_socket(websocket: WebSocket, code: str, settings: Settings,
     finally:
         if recv is not None:
             recv.cancel()
+        if bucket is not None:
+            limits.release(bucket)
         _leave_seat_socket(limits, table.code, conn)
         await conn.close()
         if metrics is not None:
