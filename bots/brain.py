@@ -36,8 +36,8 @@ a bot.
 
 New melds in a plan are named ``"n1"``, ``"n2"``, … (the step that makes one carries
 ``"creates": "n1"``): the id the engine gives a new meld is only known once it exists (others
-make melds too), so the brain learns it from its own ``laid``/``moved`` event
-(:meth:`Brain.observe`) and uses it in the later steps.
+make melds too), so the brain takes it from the acknowledgement (``made``, docs/protocol.md)
+and uses it in the later steps.
 
 :func:`suggest` is the hint of a friendly game: the shark's play on a seat's hand view.
 """
@@ -327,20 +327,11 @@ class Brain:
         self.plan: list[Step] = []
         self.bound: dict[str, int] = {}
         self.sent: Step | None = None
-        self._recent: list[dict[str, Any]] = []
         self._idle: tuple[Any, ...] | None = None
         self._ready_for: int | None = None
         self.stats: Counter[str] = Counter()
 
     # ------------------------------------------------------------ inputs
-
-    def observe(self, events: list[dict[str, Any]], me: str | None) -> None:
-        """Events from an update: keeps this seat's own ``laid``/``moved`` events, from which
-        it learns the ids of the melds it makes."""
-        for e in events:
-            if e.get("player") == me and e.get("kind") in ("laid", "moved"):
-                self._recent.append(e)
-        del self._recent[:-20]
 
     def result(self, cmd: dict[str, Any], reply: dict[str, Any]) -> None:
         """The server's answer (``ack``, ``refused`` or ``error``) to ``cmd``."""
@@ -357,8 +348,8 @@ class Brain:
             return
         label = step.get("creates")
         if label is not None:
-            mid = self._created(cmd)
-            if mid is not None:
+            mid = (reply.get("made") or {}).get("meld")
+            if isinstance(mid, int):
                 self.bound[label] = mid
             elif any(label in (s.get("meld"), s.get("to")) for s in self.plan[1:]):
                 self._abort()  # a later step needs that meld and its id is unknown
@@ -370,15 +361,6 @@ class Brain:
             self.plan = []
         if not self.plan:
             self.bound = {}
-
-    def _created(self, cmd: dict[str, Any]) -> int | None:
-        for e in reversed(self._recent):
-            if cmd["do"] == "lay" and e["kind"] == "laid" and _count(e.get("cards", [])) == _count(cmd["cards"]):
-                return int(e["meld"])
-            if (cmd["do"] == "move" and e["kind"] == "moved" and e.get("card") == cmd["card"]
-                    and e.get("from") == cmd["meld"]):
-                return int(e["to"])
-        return None
 
     def _abort(self) -> None:
         if self.plan:

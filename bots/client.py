@@ -315,8 +315,6 @@ class BotPlayer:
                         continue
                     if isinstance(v, int):
                         self.version = v
-                    if kind == "update":
-                        self.brain.observe(msg.get("events") or [], self.seat)
                     if msg.get("game") is not None or kind == "snapshot":
                         self.game = msg.get("game")
                         self._received = loop.time()

@@ -193,9 +193,14 @@ class UpdateOut(_Out):
 
 
 class AckOut(_Out):
+    """A command carried out. ``made``: what it made, from the engine (``Hand.apply``):
+    ``{"meld": id}`` when it opened a new meld (``lay``, ``drop`` or ``move`` to ``new``), else
+    ``{}``, so a client need not guess the new meld's id from the events."""
+
     type: Literal["ack"] = "ack"
     id: StrictStr | StrictInt
     version: int
+    made: dict[str, int] = Field(default_factory=dict)
 
 
 class RefusedOut(_Out):

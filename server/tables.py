@@ -846,8 +846,9 @@ class Table:
         now = self._now()
         text: str
         failed = False
+        made: dict[str, int] = {}
         try:
-            self.game.apply(cmd, now)
+            made = self.game.apply(cmd, now)
         except Refused as e:
             text = dump_reply(RefusedOut(id=msg.id, code=e.code, message=e.message))
             self.tlog.debug("command", seat, do=msg.do, outcome="refused", code=e.code)
@@ -863,7 +864,7 @@ class Table:
             self.metrics.command_outcomes[
                 "internal_error" if failed else "refused" if text else "ack"].inc()
         if not text:
-            text = dump_reply(AckOut(id=msg.id, version=self.events.head))
+            text = dump_reply(AckOut(id=msg.id, version=self.events.head, made=made))
             self.tlog.debug("command", seat, do=msg.do, outcome="ack", version=version)
         replies[key] = text
         while len(replies) > self.settings.replies_kept:

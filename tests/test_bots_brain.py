@@ -38,8 +38,8 @@ def command(player: str, d: dict[str, Any]) -> Command:
 
 def apply(hand: Hand, who: str, d: dict[str, Any], now: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     try:
-        hand.apply(command(who, d), now)
-        reply: dict[str, Any] = {"type": "ack"}
+        made = hand.apply(command(who, d), now)
+        reply: dict[str, Any] = {"type": "ack", **({"made": made} if made else {})}
     except Refused as e:
         reply = {"type": "refused", "code": e.code}
     events = [e.as_dict(with_private=e.player == who) for e in hand.drain_events()]
@@ -53,7 +53,6 @@ def one(hand: Hand, brain: Brain, who: str, now: float = 1.0,
     if cmd is None:
         return None, None
     reply, events = apply(hand, who, cmd, now)
-    brain.observe(events, who)
     brain.result(cmd, reply)
     return cmd, reply
 
@@ -164,7 +163,7 @@ def test_in_its_own_stop_the_shark_uses_the_whole_table_and_mends_wounds() -> No
     hand = position([["4C", "5C", "6C", "7C"]], ["4D", "4H"], b=["KD", "QD"], laid=["A"])
     # B's open declared play: 7C moved out alone (a wound, on trial).
     for d in ({"do": "stage", "card": "KD"}, {"do": "move", "card": "7C", "meld": 1, "to": "new"}):
-        assert apply(hand, "B", d, 0.5)[0] == {"type": "ack"}
+        assert apply(hand, "B", d, 0.5)[0]["type"] == "ack"
     brain = Brain("shark")
     assert run(hand, brain) == []  # nothing it may touch outside a Stop!: it waits
     assert apply(hand, "A", {"do": "stop"}, 1.0)[0] == {"type": "ack"}
@@ -181,7 +180,7 @@ def test_shark_cancels_when_the_table_changes_under_its_play() -> None:
     assert one(hand, brain, "A")[0] == {"do": "stage", "card": "4D"}
     # B takes the 4C that A's plan needs (B's own declared play).
     for d in ({"do": "stage", "card": "9S"}, {"do": "move", "card": "4C", "meld": 1, "to": "new"}):
-        assert apply(hand, "B", d, 1.1)[0] == {"type": "ack"}
+        assert apply(hand, "B", d, 1.1)[0]["type"] == "ack"
     log = run(hand, brain)
     assert "move" not in dos(log)
     assert dos(log)[-1] == "cancel" and log[-1][1] == {"type": "ack"}
@@ -249,8 +248,6 @@ def test_bots_play_whole_hands_to_their_end(levels: tuple[str, str, str]) -> Non
                 acted = True
                 reply, events = apply(hand, p, cmd, now)
                 refused += reply["type"] != "ack"
-                for q in PLAYERS:
-                    brains[q].observe(events, q)
                 brains[p].result(cmd, reply)
             now += 0.05
             if not acted:
@@ -275,9 +272,9 @@ def test_suggest_gives_steps_the_engine_accepts() -> None:
     for step in hint["steps"]:
         d = {k: made.get(v, v) if k in ("meld", "to") else v for k, v in step.items() if k != "creates"}
         reply, events = apply(hand, "A", d, 1.0)
-        assert reply == {"type": "ack"}, (step, reply)
-        if "creates" in step:
-            made[step["creates"]] = next(e["to"] for e in events if e["kind"] == "moved")
+        assert reply["type"] == "ack", (step, reply)
+        if "creates" in step:  # the ack names the new meld (issue 14)
+            made[step["creates"]] = reply["made"]["meld"]
     assert_table_valid(hand)
     assert hand_view(hand, "A")["hand"] == ["KD"]
     # Nothing left to put down: the hint is to draw; with an empty stock, nothing.

@@ -42,7 +42,19 @@ class TestCommands:
             update = await a.next()
             ack = await a.next()
             assert update["type"] == "update" and [e["kind"] for e in update["events"]] == ["drew"]
-            assert ack == {"type": "ack", "id": "c1", "version": update["version"]}
+            assert ack == {"type": "ack", "id": "c1", "version": update["version"], "made": {}}
+            for p in (a, b, c):
+                await p.close()
+        run(go())
+
+    def test_the_ack_names_the_meld_a_command_opened(self, server: LiveServer) -> None:
+        """Issue 14: a move to a new meld is acknowledged with the new meld's id, so a client
+        need not guess it from the events; other commands make nothing."""
+        async def go() -> None:
+            a, b, c = await seated(server, ["A", "B", "C"], position=POSITION)
+            assert (await a.ok("stage", card="KD"))["made"] == {}
+            reply = await a.ok("move", card="6C", meld=1, to="new")
+            assert reply["made"] == {"meld": 2}
             for p in (a, b, c):
                 await p.close()
         run(go())
