@@ -60,6 +60,7 @@ from engine.game import Game
 from engine.hand import Command, Event, Hand
 from engine.melds import is_valid
 from engine.rules import RuleSet
+from engine.variants import find_variant
 
 from .connection import Connection
 from .frames import Batch, snapshot_text, update_text
@@ -80,7 +81,8 @@ from .settings import Settings
 from .store import FinishedGame, HandScore, MemoryStore, Store, StoreConflict
 
 Mode = Literal["single", "long"]
-SEATS = 3
+#: Seats at a table: the variant's (``engine.variants``; Machiavelox is played by three).
+SEATS = find_variant("machiavelox").seats[1]
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
 

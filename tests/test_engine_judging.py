@@ -18,9 +18,9 @@ import pytest
 from enginehelpers import F, T, cmd, do, events, hand_of, ids_of, meld, position, table_of
 
 from engine import cards as C
-from engine.model import Action
 from engine.judging import judged_cards, smallest_put_back
 from engine.melds import is_valid
+from engine.model import Action
 from engine.rules import MACHIAVELOX, AceMode, RuleSet
 from engine.view import hand_view
 
