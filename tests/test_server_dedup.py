@@ -63,7 +63,7 @@ def test_an_integer_id_and_the_same_digits_as_a_string_are_two_ids(server: LiveS
         a, b, c = await seated(server, ["A", "B", "C"], position=POSITION)
         first = await a.command("stage", id=1, card="7C")  # type: ignore[arg-type]
         second = await a.command("stage", id="1", card="9D")
-        assert first == {"type": "ack", "id": 1, "version": first["version"]}
+        assert first == {"type": "ack", "id": 1, "version": first["version"], "made": {}}
         assert second["type"] == "ack" and second["id"] == "1", second
         assert second["version"] > first["version"]
         assert sorted(await staged(server, a)) == ["7C", "9D"]
