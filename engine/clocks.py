@@ -8,8 +8,10 @@ from typing import Any
 from .chain import ChainUndo
 from .errors import Refused
 from .model import (
+    OVER,
+    PLAYING,
+    TIEBREAK,
     Command,
-    Phase,
     PlayerState,
 )
 from .timeunits import ms, sec
@@ -23,7 +25,7 @@ class ClockRules(ChainUndo):
     def _restart_inactivity(self) -> None:
         """R14: a restart; during a freeze the clock then resumes from its full 120 s when
         the freeze ends (a restart stands even if its play is undone later)."""
-        if self.phase is Phase.TIEBREAK:
+        if self.phase is TIEBREAK:
             return
         if self.freeze is not None:
             self.freeze.inactivity_left_ms = ms(self.rules.inactivity)
@@ -31,7 +33,7 @@ class ClockRules(ChainUndo):
         self.inactivity_deadline_ms = self.now_ms + ms(self.rules.inactivity)
 
     def _next_clock(self) -> tuple[int, int, int, Any] | None:
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             return None
         best: tuple[int, int, int, Any] | None = None
 
@@ -54,7 +56,7 @@ class ClockRules(ChainUndo):
                 consider((d, _ABSENCE, 0, None))
         if self.tiebreak is not None:
             consider((self.tiebreak.deadline_ms, _TIEBREAK, 0, None))
-        if self.inactivity_deadline_ms is not None and self.phase is Phase.PLAYING:
+        if self.inactivity_deadline_ms is not None and self.phase is PLAYING:
             consider((self.inactivity_deadline_ms, _INACTIVITY, 0, None))
         return best
 

@@ -7,8 +7,9 @@ from . import cards as C
 from . import scoring
 from .melds import is_valid
 from .model import (
+    OVER,
+    TIEBREAK,
     Command,
-    Phase,
     PlayerState,
     Result,
     Tiebreak,
@@ -68,7 +69,7 @@ class EndingRules(StopRules):
             self._emit("went_out", p, {"during_freeze": True})
             self._finish_hand("out", p, judge_open=False)
             return True
-        if self.phase is Phase.TIEBREAK:
+        if self.phase is TIEBREAK:
             return False
         ready: list[tuple[int, str]] = []
         for p in self.active():
@@ -125,7 +126,7 @@ class EndingRules(StopRules):
     def _final_silence(self) -> None:
         """R19: open plays end first, then the count; a tie opens the tie-break."""
         self._close_open_plays()
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             return
         active = self.active()
         if not active:
@@ -139,7 +140,7 @@ class EndingRules(StopRules):
         for p in list(self.holds):
             self._release(p, "tiebreak")
         self.tiebreak = Tiebreak(tied, self.now_ms + ms(self.rules.tiebreak))
-        self.phase = Phase.TIEBREAK
+        self.phase = TIEBREAK
         for p in tied:
             for c in self.hands[p]:
                 self._pile_owner[c] = p
@@ -155,14 +156,14 @@ class EndingRules(StopRules):
         tb = self.tiebreak
         assert tb is not None
         self._close_open_plays()
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             return
         if self._check_tiebreak_win():
             return
         self._finish_hand("draw", None)
 
     def _finish_hand(self, end: str, winner: str | None, *, judge_open: bool = True) -> None:
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             return
         if judge_open:
             # R15/R7: the other open plays end as at their 40 s, in opening order.
@@ -175,7 +176,7 @@ class EndingRules(StopRules):
         scores = {p: sum(t.values()) for p, t in terms.items()}
         reasons = {p: scoring.reason(self.players[p].status, end, t) for p, t in terms.items()}
         self.result = Result(end, winner, scores, reasons, terms)
-        self.phase = Phase.OVER
+        self.phase = OVER
         self.freeze = None
         self.tiebreak = None
         self._open = []

@@ -39,7 +39,7 @@ from .clocks import _ABSENCE, _FREEZE, _HOLD, _INACTIVITY, _PLAY, _TIEBREAK
 from .commands import COMMANDS
 from .ending import EndingRules
 from .errors import EngineFault, Refused
-from .model import Command, Event, Phase
+from .model import FROZEN, OVER, Command, Event
 from .rules import MACHIAVELOX, RuleSet
 from .timeunits import ms, sec
 
@@ -159,7 +159,7 @@ class Hand(EndingRules):
         ``now`` (seconds since the hand began). Time never goes back: a ``now``
         before the last one is treated as the last one."""
         now_ms = max(ms(now), self.now_ms)
-        while self.phase is not Phase.OVER:
+        while self.phase is not OVER:
             due = self._next_clock()
             if due is None or due[0] > now_ms:
                 break
@@ -180,7 +180,7 @@ class Hand(EndingRules):
         self.tick(now)
         if cmd.do not in COMMANDS:
             raise Refused("bad_command", f"Unknown command '{cmd.do}'.")
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             raise Refused("hand_over")
         ps = self.players.get(cmd.player)
         if ps is None:
@@ -193,7 +193,7 @@ class Hand(EndingRules):
         """After every command and clock event: direct plays in order end (R7),
         finality (R11), going out (R15), survivors (R17), tie-break wins (R19)."""
         steps = 0
-        while self.phase is not Phase.OVER:
+        while self.phase is not OVER:
             steps += 1
             if steps > 1000:  # each step ends an open play: this is a bug, never a rule
                 raise EngineFault("settling the hand did not end after 1,000 steps")
@@ -202,7 +202,7 @@ class Hand(EndingRules):
                 play = self.plays[pid]
                 if play.status != "open" or play.staged_ever or play.deadline_ms is None and not play.in_freeze:
                     continue
-                if self.phase is Phase.FROZEN and not play.in_freeze:
+                if self.phase is FROZEN and not play.in_freeze:
                     continue
                 if play.player in self.holds:
                     continue

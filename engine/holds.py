@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import cards as C
-from .model import Phase, Play
+from .model import FROZEN, Play
 from .table import CardTable
 
 
@@ -17,7 +17,7 @@ class HoldRules(CardTable):
 
     def _ping_pong(self, play: Play, card: int, src: int, dst: int) -> None:
         """R13: count a card's returns while plays of two or more players are open."""
-        if len({self.plays[p].player for p in self._open}) < 2 or self.phase is Phase.FROZEN:
+        if len({self.plays[p].player for p in self._open}) < 2 or self.phase is FROZEN:
             return
         melds, returns, movers = self._pp.get(card, ({src}, 0, set()))
         if dst in melds:

@@ -24,6 +24,11 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+# The phases as plain module names: looking a member up on an Enum class costs about 0.2 µs in
+# Python 3.11, and the hand asks for its phase several times a command.
+PLAYING, FROZEN, TIEBREAK, OVER = Phase.PLAYING, Phase.FROZEN, Phase.TIEBREAK, Phase.OVER
+
+
 PlayStatus = Literal["open", "confirmed", "final", "fallen", "void"]
 PlayerStatus = Literal["active", "eliminated", "left"]
 

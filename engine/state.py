@@ -10,12 +10,12 @@ from typing import Any
 
 from .graph import DependencyGraph
 from .model import (
+    PLAYING,
     Action,
     Event,
     Freeze,
     Hold,
     Loc,
-    Phase,
     Play,
     PlayerState,
     Result,
@@ -49,7 +49,7 @@ class HandState:
         self.holds: dict[str, Hold] = {}
         self.reserved: dict[int, int] = {}  # card -> play id (ping-pong, R13)
         self._pp: dict[int, tuple[set[int], int, set[str]]] = {}  # card -> (melds, returns, movers)
-        self.phase = Phase.PLAYING
+        self.phase = PLAYING
         self.freeze: Freeze | None = None
         self.tiebreak: Tiebreak | None = None
         self.result: Result | None = None

@@ -8,9 +8,11 @@ from typing import Any
 from . import cards as C
 from .errors import Refused
 from .model import (
+    FROZEN,
+    PLAYING,
+    TIEBREAK,
     Command,
     Freeze,
-    Phase,
     PlayerState,
 )
 from .plays import PlayRules
@@ -25,7 +27,7 @@ class StopRules(PlayRules):
             raise Refused("out_of_hand")
         if not ps.connected:
             raise Refused("disconnected")
-        if self.phase is Phase.TIEBREAK:
+        if self.phase is TIEBREAK:
             raise Refused("tiebreak")
         if self.freeze is not None:
             raise Refused("frozen" if self.freeze.caller != ps.name else "no_stop_now")
@@ -38,7 +40,7 @@ class StopRules(PlayRules):
         left = None
         if self.inactivity_deadline_ms is not None:
             left = max(0, self.inactivity_deadline_ms - self.now_ms)
-        self.phase = Phase.FROZEN
+        self.phase = FROZEN
         self.freeze = Freeze(ps.name, self.now_ms, self.now_ms + ms(self.rules.freeze),
                              self.graph.last_seq + 1, left, at_stop)
         self.inactivity_deadline_ms = None
@@ -83,8 +85,8 @@ class StopRules(PlayRules):
             self._restore(fr)
         self._emit("freeze_ended", caller, {"outcome": "failed", "how": how, "restored": wounded})
         self.freeze = None
-        self.phase = Phase.PLAYING
-        if fr.inactivity_left_ms is not None and self.phase is Phase.PLAYING:
+        self.phase = PLAYING
+        if fr.inactivity_left_ms is not None and self.phase is PLAYING:
             # R14: the clock resumes (from 120 s if restarted in the freeze); a confirmation
             # below with an own card down restarts it again.
             self.inactivity_deadline_ms = self.now_ms + fr.inactivity_left_ms
