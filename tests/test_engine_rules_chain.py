@@ -278,18 +278,6 @@ class TestHolds:
         assert_refused(h, "A take 9C 7", "no_such_meld")
         assert_refused(h, "A drop new", "not_holding")
 
-    def test_a_hold_on_a_card_that_an_undo_moves_is_released(self) -> None:
-        """docs/rules.md 5.6 (choice): B holds A's on-trial 7C; A cancels and the 7C goes home."""
-        h = position("4C 5C 6C | 9H 10H JH", A="2S 7C KD", B="7S 7H QD")
-        do(h, 0, "A add 2S 2", "A add 7C 1")
-        do(h, 1, "B stage 7S", "B take 7C 1")
-        events(h)
-        do(h, 2, "A cancel")
-        (ended,) = events(h, "hold_ended")
-        assert (ended["player"], ended["reason"]) == ("B", "undone")
-        assert_refused(h, "B drop new", "not_holding", now=3)
-        assert hand_of(h, "A") == F("2S 7C KD")
-
     def test_a_take_alone_changes_nothing(self) -> None:
         h = position(self.POS, A="5S KD")
         do(h, 0, "A stage 5S", "A take 8H 1")
