@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -123,10 +124,9 @@ class RedisServer:
         self.proc = None
 
 
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[RedisServer]:
-    """A ``redis-server`` for the whole session (skips when the binary is not installed:
-    ``bash scripts/test.sh`` installs it)."""
+def _started_redis() -> Iterator[RedisServer]:
+    """Start a ``redis-server`` (skip when the binary is not installed: ``bash scripts/test.sh``
+    installs it), yield it, and stop it, resuming it first if a test froze it (SIGSTOP)."""
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("redis-server is not installed (bash scripts/test.sh installs it)")
@@ -135,7 +135,21 @@ def redis_server() -> Iterator[RedisServer]:
     try:
         yield server
     finally:
+        if server.proc is not None:
+            os.kill(server.proc.pid, signal.SIGCONT)
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A ``redis-server`` for the whole session."""
+    yield from _started_redis()
+
+
+@pytest.fixture
+def own_redis() -> Iterator[RedisServer]:
+    """A ``redis-server`` of one test alone (the test may freeze, stop or kill it)."""
+    yield from _started_redis()
 
 
 @pytest.fixture(scope="session")

@@ -8,11 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import shutil
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from types import SimpleNamespace
 
 import httpx
@@ -22,21 +20,6 @@ from serverhelpers import NO_PROXY, Player, run
 from test_agora_restart import ServeProcess
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
-
-
-@pytest.fixture
-def own_redis() -> Iterator[RedisServer]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (bash scripts/test.sh installs it)")
-    server = RedisServer(binary)
-    server.start()
-    try:
-        yield server
-    finally:
-        if server.proc is not None:
-            os.kill(server.proc.pid, signal.SIGCONT)
-        server.stop()
 
 
 def busy_server(proc: ServeProcess) -> threading.Thread:

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import signal
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -31,20 +29,6 @@ POSITION = {
 TIMEOUT = 0.5  # store_timeout of this test's server
 
 
-@pytest.fixture
-def own_redis() -> Iterator[RedisServer]:
-    """A redis-server of this test alone (it gets stopped and killed)."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.skip("redis-server is not installed (bash scripts/test.sh installs it)")
-    server = RedisServer(binary)
-    server.start()
-    try:
-        yield server
-    finally:
-        if server.proc is not None:
-            os.kill(server.proc.pid, signal.SIGCONT)
-        server.stop()
 
 
 async def timed(coro: Any) -> tuple[float, Any]:
