@@ -4,9 +4,9 @@ A *face* is a rank and a suit (``"10H"``); two packs hold every face twice,
 and every physical card has its own integer id so that the event log can say
 which card went where.
 
-Card ids: ``id = copy * 52 + suit_index * 13 + (rank - 1)`` for the 104 cards
-of the two packs (``copy`` is 0 or 1). Jokers, for the classic rule sets,
-are ids ``104 + n``. Ranks are 1 (ace) to 13 (king); suits are ``S H D C``.
+Card ids: ``id = copy * 52 + suit_index * 13 + (rank - 1)`` for the cards of the
+packs (``copy`` is 0 or 1, and 2 for a classic table of three packs, C1). Jokers, for the
+classic rule sets, are ids ``156 + n`` (past the third pack). Ranks are 1 (ace) to 13 (king); suits are ``S H D C``.
 
 Errors: :class:`NotationError` (a ``ValueError``) for a face that cannot be
 read, with the offending text in the message.
@@ -18,7 +18,7 @@ SUITS = "SHDC"
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 RANK_BY_NAME = {"A": 1, "J": 11, "Q": 12, "K": 13, "T": 10}
 PACK_SIZE = 52
-JOKER_BASE = 104
+JOKER_BASE = 3 * PACK_SIZE  # 156: after the cards of up to three packs (C1)
 JOKER_FACE = "JK"
 
 
@@ -63,7 +63,7 @@ def format_face(face: Face) -> str:
 
 
 def card_id(face: Face, copy: int) -> int:
-    """The physical card ``copy`` (0 or 1, or the joker number) of ``face``."""
+    """The physical card ``copy`` (0, 1, 2 for a third pack, or the joker number) of ``face``."""
     rank, suit = face
     if rank == 0:
         return JOKER_BASE + copy

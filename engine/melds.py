@@ -29,7 +29,7 @@ def windows(n: int, mode: AceMode) -> list[list[int]]:
     if mode is AceMode.WRAP:
         for r in range(1, 14):
             out.append([(r - 1 + i) % 13 + 1 for i in range(n)])
-    elif mode is AceMode.LOW_ONLY:
+    elif mode is AceMode.LOW:
         for r in range(1, 14 - n + 1):
             out.append(list(range(r, r + n)))
     else:  # LOW_OR_HIGH: values 1..14, 14 is the ace played high; A..K..A is the longest
@@ -38,20 +38,27 @@ def windows(n: int, mode: AceMode) -> list[list[int]]:
     return out
 
 
+def _jokers_allowed(jokers: int, reals: int, cap: int | None, fewest: int) -> bool:
+    """C7, R5: no more jokers than ``cap`` (None: no cap) and at least ``fewest`` real cards
+    (at least one even when ``fewest`` says 0)."""
+    return (cap is None or jokers <= cap) and reals >= max(fewest, 1)
+
+
 @lru_cache(maxsize=65536)
-def _run_ranks(key: tuple[int, ...], rules: RuleSet) -> tuple[int, ...] | None:
-    """The rank sequence (run order) of a valid run with these faces, or None."""
+def _run_ranks(key: tuple[int, ...], mode: AceMode, cap: int | None,
+               fewest: int) -> tuple[int, ...] | None:
+    """The rank sequence (run order) of a valid run with these faces, or None. Keyed on the
+    meld rules alone (ace mode, joker cap, fewest real cards), not the whole rule set."""
     n = len(key)
     if n < 3:
         return None
     reals = [k for k in key if k != 52]
-    jokers = n - len(reals)
-    if jokers > rules.most_jokers_per_meld or len(reals) < max(rules.fewest_real_cards, 1):
+    if not _jokers_allowed(n - len(reals), len(reals), cap, fewest):
         return None
     if len({k // 13 for k in reals}) != 1:
         return None
     have = Counter(k % 13 + 1 for k in reals)
-    for seq in windows(n, rules.ace_mode):
+    for seq in windows(n, mode):
         need = Counter(seq)
         if all(need[r] >= c for r, c in have.items()):
             return tuple(seq)
@@ -59,13 +66,12 @@ def _run_ranks(key: tuple[int, ...], rules: RuleSet) -> tuple[int, ...] | None:
 
 
 @lru_cache(maxsize=65536)
-def _is_set(key: tuple[int, ...], rules: RuleSet) -> bool:
+def _is_set(key: tuple[int, ...], cap: int | None, fewest: int) -> bool:
     n = len(key)
     if n < 3 or n > 4:
         return False
     reals = [k for k in key if k != 52]
-    jokers = n - len(reals)
-    if jokers > rules.most_jokers_per_meld or len(reals) < max(rules.fewest_real_cards, 1):
+    if not _jokers_allowed(n - len(reals), len(reals), cap, fewest):
         return False
     if len({k % 13 for k in reals}) != 1:
         return False
@@ -74,18 +80,20 @@ def _is_set(key: tuple[int, ...], rules: RuleSet) -> bool:
 
 def is_run(cards: Sequence[int], rules: RuleSet) -> bool:
     """True when ``cards`` form a valid run under ``rules`` (§3.1, R3, R5)."""
-    return _run_ranks(_face_key(cards), rules) is not None
+    return _run_ranks(_face_key(cards), rules.ace_mode, rules.most_jokers_per_meld,
+                      rules.fewest_real_cards) is not None
 
 
 def is_set(cards: Sequence[int], rules: RuleSet) -> bool:
     """True when ``cards`` form a valid set: 3 or 4 of one rank, distinct suits (§3.2)."""
-    return _is_set(_face_key(cards), rules)
+    return _is_set(_face_key(cards), rules.most_jokers_per_meld, rules.fewest_real_cards)
 
 
 def is_valid(cards: Sequence[int], rules: RuleSet) -> bool:
     """True when ``cards`` are a valid meld (a run or a set) under ``rules``."""
     key = _face_key(cards)
-    return _run_ranks(key, rules) is not None or _is_set(key, rules)
+    cap, fewest = rules.most_jokers_per_meld, rules.fewest_real_cards
+    return _run_ranks(key, rules.ace_mode, cap, fewest) is not None or _is_set(key, cap, fewest)
 
 
 def run_order(cards: Sequence[int], rules: RuleSet) -> list[int] | None:
@@ -95,7 +103,8 @@ def run_order(cards: Sequence[int], rules: RuleSet) -> list[int] | None:
     r fit (every rank equally often), r is the ace. Jokers stand where the
     sequence needs them. Of two cards of one face, the lower id comes first.
     """
-    seq = _run_ranks(_face_key(cards), rules)
+    seq = _run_ranks(_face_key(cards), rules.ace_mode, rules.most_jokers_per_meld,
+                     rules.fewest_real_cards)
     if seq is None:
         return None
     pool: dict[int, list[int]] = {}

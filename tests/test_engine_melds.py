@@ -41,7 +41,7 @@ def valid(text: str, rules: RuleSet = MACHIAVELOX) -> bool:
 
 
 WRAPLESS = replace(MACHIAVELOX, name="t_low_or_high", ace_mode=AceMode.LOW_OR_HIGH)
-LOW_ONLY = replace(MACHIAVELOX, name="t_low_only", ace_mode=AceMode.LOW_ONLY)
+LOW = replace(MACHIAVELOX, name="t_low", ace_mode=AceMode.LOW)
 
 
 class TestMachiaveloxValidity:
@@ -88,9 +88,9 @@ class TestMachiaveloxValidity:
 
 
 class TestAceModes:
-    """R5: wrap (Machiavelox), low or high without wrap (seed 000), low only (seed 004)."""
+    """R5, C6: wrap (Machiavelox), low or high without wrap (seed 000), low (seed 004)."""
 
-    @pytest.mark.parametrize("text, wrap, low_or_high, low_only", [
+    @pytest.mark.parametrize("text, wrap, low_or_high, low", [
         ("AS 2S 3S", True, True, True),
         ("QS KS AS", True, True, False),
         ("KS AS 2S", True, False, False),
@@ -100,23 +100,23 @@ class TestAceModes:
         ("AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS", True, True, False),  # A..K..A
         ("2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS 2S", True, False, False),
     ])
-    def test_modes(self, text: str, wrap: bool, low_or_high: bool, low_only: bool) -> None:
+    def test_modes(self, text: str, wrap: bool, low_or_high: bool, low: bool) -> None:
         assert valid(text, MACHIAVELOX) is wrap
         assert valid(text, WRAPLESS) is low_or_high
-        assert valid(text, LOW_ONLY) is low_only
+        assert valid(text, LOW) is low
 
     def test_low_or_high_run_order_puts_a_high_ace_last(self) -> None:
         assert names(run_order(ids("AS KS QS"), WRAPLESS) or []) == "QS KS AS"
         assert names(run_order(ids("3S AS 2S"), WRAPLESS) or []) == "AS 2S 3S"
 
-    def test_dutch_is_low_only(self) -> None:
-        assert CLASSIC_DUTCH.ace_mode is AceMode.LOW_ONLY
+    def test_dutch_is_low(self) -> None:
+        assert CLASSIC_DUTCH.ace_mode is AceMode.LOW and AceMode.LOW.value == "low"
         assert not valid("QS KS AS", CLASSIC_DUTCH)
         assert valid("AS 2S 3S", CLASSIC_DUTCH)
 
 
 class TestJokers:
-    """R5: jokers in the deck, most jokers per meld, fewest real cards per meld."""
+    """R5, C7: jokers in the deck, most jokers per meld, fewest real cards per meld."""
 
     def test_machiavelox_has_no_jokers(self) -> None:
         assert MACHIAVELOX.jokers == 0 and MACHIAVELOX.most_jokers_per_meld == 0
@@ -125,10 +125,11 @@ class TestJokers:
     @pytest.mark.parametrize("text, classic, italian", [
         ("5H JK 7H", True, True),             # the joker is the 6
         ("JK 6H 7H", True, True),
-        ("5H JK JK 8H", True, False),         # two jokers: classic allows 2, Italian 1
+        ("5H JK JK 8H", True, False),         # two jokers: classic has no cap (C7), Italian 1
         ("5H JK JK", False, False),           # one real card: classic needs 2
         ("JK JK 7H 8H", True, False),
-        ("5H JK JK JK 9H", False, False),     # three jokers
+        ("5H JK JK JK 9H", True, False),      # three jokers in five: 000's "may hold three"
+        ("5H JK JK JK", False, False),        # three jokers, one real card: too few real
         ("7H 7S JK", True, True),             # a set with a joker
         ("7H 7S JK JK", True, False),
         ("7H 7H JK", False, False),           # still two identical cards
@@ -151,6 +152,9 @@ class TestJokers:
         many = replace(CLASSIC, name="t_many_jokers", most_jokers_per_meld=3, fewest_real_cards=1)
         assert valid("5H JK JK JK 9H", many)
         assert valid("JK JK 7H", many)
+        two = replace(CLASSIC, name="t_two_jokers", most_jokers_per_meld=2)
+        assert valid("5H JK JK 8H", two) and not valid("5H JK JK JK 9H", two)
+        assert not valid("7H 7S JK JK JK", replace(CLASSIC, most_jokers_per_meld=None))
 
     def test_run_order_puts_the_joker_where_it_stands(self) -> None:
         assert names(run_order(ids("7H 5H JK"), CLASSIC) or []) == "5H JK 7H"
