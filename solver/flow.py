@@ -9,9 +9,9 @@ import numpy as np
 
 from engine.rules import AceMode, RuleSet
 
-from .base import NFACES
-from .model import _Copy, _Model, _Problem, _template_copy
-from .templates import _catalogue
+from .base import JOKER, NFACES
+from .model import _Copy, _face_gain, _match_arrays, _Model, _Problem, _template_copy
+from .templates import _catalogue, face_worth
 
 #
 # Without jokers, runs that inherit no id need no template: per suit, runs are a
@@ -25,15 +25,16 @@ from .templates import _catalogue
 # templates; melds that inherit an old id are explicit template copies z[t, m].
 
 
-def _flow_ok(p: _Problem) -> bool:
-    limit = p.rules.longest_run
-    return not p.with_jokers and (limit is None or limit >= 5)
+def _flow_ok(rules: RuleSet) -> bool:
+    """The flow model serves these rules: a run longer than the limit splits into runs."""
+    limit = rules.longest_run
+    return limit is None or limit >= 5
 
 
 def _positions(rules: RuleSet) -> tuple[int, bool]:
     if rules.ace_mode is AceMode.WRAP:
         return 13, True
-    return (13 if rules.ace_mode is AceMode.LOW_ONLY else 14), False
+    return (14 if rules.ace_mode is AceMode.LOW_OR_HIGH else 13), False
 
 
 @dataclass
@@ -46,14 +47,20 @@ class _FlowCols:
 
 
 def _flow_suit(m: _Model, cols: _FlowCols, s: int, face_row: list[int], npos: int,
-               cyclic: bool, packs: float, phase1: bool, placed_row: int) -> None:
-    """The run flow of suit ``s`` (see above)."""
+               cyclic: bool, packs: float, phase1: bool, gain_rows: list[int],
+               p: _Problem) -> None:
+    """The run flow of suit ``s`` (see above). ``gain_rows``: rows summing the
+    objective's gain (phase 2's fixed value), or C17 worth (the opening)."""
 
     def face(q: int) -> int:
         return face_row[s * 13 + q % 13]
 
-    def extra(cards: int) -> list[tuple[int, float]]:
-        return [(placed_row, float(cards))] if placed_row >= 0 else []
+    def gain(*qs: int) -> float:
+        return sum(_face_gain(p, s * 13 + q % 13) for q in qs)
+
+    def extra(*qs: int) -> list[tuple[int, float]]:
+        return [(r, gain(*qs) if w else sum(float(face_worth(s * 13 + q % 13)) for q in qs))
+                for r, w in zip(gain_rows, (True, False)) if r >= 0]
 
     # cons[q]: a3[q] - n[q-2] - a3[q-1] + e[q-1] = 0; in a line cons[npos] closes all.
     cons: dict[int, int] = {}
@@ -66,56 +73,77 @@ def _flow_suit(m: _Model, cols: _FlowCols, s: int, face_row: list[int], npos: in
 
     for q in range(npos):
         if cyclic or q <= npos - 3:  # a run starting here has room for three cards
-            cols.n[(s, q)] = m.col(2.0 if phase1 else 0.0, 0.0, packs, True,
+            cols.n[(s, q)] = m.col(gain(q, q + 1) if phase1 else 0.0, 0.0, packs, True,
                                    [(face(q), 1.0), (face(q + 1), 1.0), (crow(q + 2), -1.0)]
-                                   + extra(2))
+                                   + extra(q, q + 1))
         if cyclic or q >= 2:
             cap = m.row(-float("inf"), 0.0)
-            cols.a3[(s, q)] = m.col(1.0 if phase1 else 0.0, 0.0, packs, True,
+            cols.a3[(s, q)] = m.col(gain(q) if phase1 else 0.0, 0.0, packs, True,
                                     [(face(q), 1.0), (crow(q), 1.0), (crow(q + 1), -1.0),
-                                     (cap, -1.0)] + extra(1))
+                                     (cap, -1.0)] + extra(q))
             cols.e[(s, q)] = m.col(0.0, 0.0, packs, True, [(crow(q + 1), 1.0), (cap, 1.0)])
 
 
-def _build_flow(p: _Problem, placed: int | None) -> tuple[_Model, _FlowCols]:
+def _build_flow(p: _Problem, target: float | None) -> tuple[_Model, _FlowCols]:
+    """The flow model. Phase 1 (``target`` None): the most gain (cards or worth);
+    phase 2: exactly ``target`` gain, the most table cards kept together. Jokers
+    (when in play) sit only in sets and joker runs, one column per template."""
     cat = _catalogue(p.rules)
     m = _Model()
     face_row = [m.row(float(p.tcount[f]), float(p.tcount[f] + p.hcount[f])) for f in range(NFACES)]
-    total_table = int(p.tcount.sum())
-    phase1 = placed is None
-    placed_row = -1 if placed is None else m.row(float(total_table + placed),
-                                                  float(total_table + placed))
+    assert face_row == list(range(NFACES))  # face f is row f
+    joker_row = -1
+    if p.with_jokers:
+        joker_row = m.row(float(p.tcount[JOKER]), float(p.tcount[JOKER] + p.hcount[JOKER]))
+    phase1 = target is None
+    # Rows of fixed sums: phase 2's gain (its coefficients are the gain), then the
+    # opening's worth (C17); -1 where there is none.
+    gain_row = -1 if target is None else m.row(target, target)
+    worth_row = m.row(float(p.opening), float("inf")) if p.opening > 0 else -1
+    gain_rows = [gain_row, worth_row]
     cols = _FlowCols()
     npos, cyclic = _positions(p.rules)
     packs = float(p.rules.packs)
 
-    def extra(cards: int) -> list[tuple[int, float]]:
-        return [(placed_row, float(cards))] if placed_row >= 0 else []
-
     for s in range(4):
-        _flow_suit(m, cols, s, face_row, npos, cyclic, packs, phase1, placed_row)
-    assert face_row == list(range(NFACES))  # face f is row f
-    for i, t in enumerate(p.sel):
-        t = int(t)
-        if not cat.is_run[t]:
-            size = int(cat.size[t])
-            entries = [(int(f), float(v)) for f, v in zip(cat.faces[t], cat.mults[t]) if f >= 0]
-            cols.sets[i] = m.col(float(size) if phase1 else 0.0, 0.0, float(p.ub[i]), True,
-                                 entries + extra(size))
+        _flow_suit(m, cols, s, face_row, npos, cyclic, packs, phase1, gain_rows, p)
+    fixed = np.nonzero(~cat.is_run[p.sel] | (cat.jokers[p.sel] > 0))[0]  # sets, joker runs
+    if len(fixed):
+        t = p.sel[fixed]
+        gain = cat.worth[t] if p.points else cat.size[t]
+        parts, vals = [cat.faces[t]], [cat.mults[t]]
+        for row, coef in ((gain_row, gain), (worth_row, cat.worth[t]),
+                          (joker_row, cat.jokers[t])):
+            if row >= 0:
+                parts.append(np.where(coef > 0, row, -1)[:, None])
+                vals.append(coef[:, None])
+        made = m.block(gain.astype(np.float64) if phase1 else np.zeros(len(t)), 0.0, True,
+                       np.concatenate(parts, axis=1),
+                       np.concatenate(vals, axis=1).astype(np.float64),
+                       p.ub[fixed].astype(np.float64))
+        cols.sets = dict(zip(fixed.tolist(), made))
     if phase1 or not p.mids:
         return m, cols
     first_meld_row = len(m.rlb)
     for _ in p.mids:
         m.row(0.0, 1.0)
-    pi, pk = np.nonzero(p.matchable)
+    weights, matchable = _match_arrays(p)
+    pi, pk = np.nonzero(matchable)
     if not len(pi):
         return m, cols
     t = p.sel[pi]
-    index = np.concatenate([cat.faces[t], np.full((len(pi), 1), placed_row),
-                            (first_meld_row + pk)[:, None]], axis=1)
-    value = np.concatenate([cat.mults[t], cat.size[t][:, None], np.ones((len(pi), 1))],
-                           axis=1).astype(np.float64)
-    made = m.block(p.weights[pi, pk].astype(np.float64), 1.0, True, index, value)
+    gains = cat.worth[t] if p.points else cat.size[t]
+    parts = [cat.faces[t], np.full((len(pi), 1), gain_row), (first_meld_row + pk)[:, None]]
+    vals = [cat.mults[t], gains[:, None], np.ones((len(pi), 1), dtype=np.int64)]
+    if worth_row >= 0:
+        parts.append(np.full((len(pi), 1), worth_row))
+        vals.append(cat.worth[t][:, None])
+    if joker_row >= 0:
+        parts.append(np.where(cat.jokers[t] > 0, joker_row, -1)[:, None])
+        vals.append(cat.jokers[t][:, None])
+    index = np.concatenate(parts, axis=1)
+    value = np.concatenate(vals, axis=1).astype(np.float64)
+    made = m.block(weights[pi, pk].astype(np.float64), 1.0, True, index, value)
     cols.z = dict(zip(zip(pi.tolist(), pk.tolist()), made))
     return m, cols
 

@@ -20,7 +20,9 @@ class _Run:
 
 
 def _run(model: _Model, budget_left: Callable[[], float],
-         start: list[tuple[int, float]] | None = None) -> _Run:
+         start: list[tuple[int, float]] | None = None, share: float = 1.0) -> _Run:
+    """HiGHS on the integer program, within ``share`` of the time left (HiGHS may
+    overrun its limit while it processes the root of a large model)."""
     h = _new_highs()
     model.run(h)
     h.setOptionValue("mip_rel_gap", 0.0)
@@ -31,7 +33,7 @@ def _run(model: _Model, budget_left: Callable[[], float],
     h.setOptionValue("presolve", "off")
     h.setOptionValue("mip_detect_symmetry", False)
     h.setOptionValue("mip_heuristic_run_feasibility_jump", False)
-    h.setOptionValue("time_limit", max(budget_left(), 1e-3))
+    h.setOptionValue("time_limit", max(share * budget_left(), 1e-3))
     if start:
         h.setSolution(len(start), np.array([i for i, _ in start], dtype=np.int32),
                       np.array([v for _, v in start], dtype=np.float64))
@@ -55,9 +57,21 @@ def _run(model: _Model, budget_left: Callable[[], float],
     return _Run("stopped", values, obj)
 
 
+@dataclass
+class _Relaxed:
+    """A solved linear relaxation: its optimum, values and reduced costs over all the
+    model's columns; ``h`` holds it, over the columns ``cols`` (in that order)."""
+
+    objective: float
+    values: list[float]
+    dual: list[float]
+    h: highspy.Highs
+    cols: list[int]
+
+
 def _lp(model: _Model, budget_left: Callable[[], float],
-        first: Sequence[bool] | None = None) -> tuple[float, list[float], list[float]] | None:
-    """The linear relaxation: (objective, values, reduced costs), or None.
+        first: Sequence[bool] | None = None) -> _Relaxed | None:
+    """The linear relaxation, or None (infeasible, or out of time).
 
     ``first``: if given, start from those columns only and bring in the others
     whose reduced cost is positive until none is (column generation; the
@@ -99,12 +113,46 @@ def _lp(model: _Model, budget_left: Callable[[], float],
     values = [0.0] * n
     for k, v in enumerate(sol.col_value):
         values[cols[k]] = v
-    return float(h.getInfo().objective_function_value), values, dual.tolist()
+    return _Relaxed(float(h.getInfo().objective_function_value), values, dual.tolist(), h, cols)
+
+
+def _dive(model: _Model, relaxed: _Relaxed, budget_left: Callable[[], float]
+          ) -> tuple[float, list[float]] | None:
+    """A quick integer solution from the relaxation (a heuristic): over its columns,
+    fix the integer column of largest fractional part up (or, when that leaves
+    nothing feasible, down), solve again, and repeat until the values are integral.
+    (objective, values over all columns), or None. Used with jokers in play, whose
+    integer programs HiGHS often cannot solve within a budget of 0.1 s."""
+    h, cols = relaxed.h, relaxed.cols
+    integer = [model.integer[j] for j in cols]
+    x = np.array(h.getSolution().col_value, dtype=np.float64)
+    for _ in range(4 * len(cols)):
+        if budget_left() <= 0:
+            return None
+        part = x - np.floor(x)
+        frac = np.nonzero(np.array(integer, dtype=np.bool_) & (part > 1e-6) & (part < 1 - 1e-6))[0]
+        if not len(frac):
+            values = [0.0] * len(model.cost)
+            for k, v in enumerate(x.tolist()):
+                values[cols[k]] = float(round(v)) if integer[k] else v
+            return float(sum(model.cost[j] * values[j] for j in cols)), values
+        k = int(frac[np.argmax(part[frac])])
+        j = cols[k]
+        h.setOptionValue("time_limit", max(budget_left(), 1e-3))
+        h.changeColBounds(k, float(np.ceil(x[k])), model.ub[j])
+        h.run()
+        if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+            h.changeColBounds(k, model.lb[j], float(np.floor(x[k])))
+            h.run()
+            if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                return None
+        x = np.array(h.getSolution().col_value, dtype=np.float64)
+    return None
 
 
 def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
               start: list[tuple[int, float]] | None = None,
-              first: Sequence[bool] | None = None) -> _Run:
+              first: Sequence[bool] | None = None, dive: bool = False) -> _Run:
     """Maximise an integer objective knowing a solution worth ``known``: status
     "optimal" with values (None when nothing beats ``known``), "infeasible", or
     "stopped" with the best values found (or None).
@@ -124,12 +172,18 @@ def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
         if budget_left() <= 0:
             return _Run("stopped", None, 0.0)
         return _run(model, budget_left, start)
-    bound, values, dual = relax
+    bound, values, dual = relax.objective, relax.values, relax.dual
     if all(abs(v - round(v)) < 1e-6 for v, integer in zip(values, model.integer) if integer):
         return _Run("optimal", values if bound > known + 0.5 else None, bound)
     g = int(np.floor(bound + 1e-6))
     best: list[float] | None = None
     worth = known
+    if dive:  # ``dive``: first look for a good solution by diving (see _dive)
+        found = _dive(model, relax, budget_left)
+        if found is not None and found[0] > worth + 0.5:
+            worth, best = found
+        if worth >= g - 1e-6:
+            return _Run("optimal", best, worth)
     while g > worth:
         if budget_left() <= 0:
             return _Run("stopped", best, worth)
@@ -138,7 +192,8 @@ def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
         sub = model.subset(keep)
         pos = {j: k for k, j in enumerate(keep)}
         hint = start if best is None else list(enumerate(best))
-        r = _run(sub, budget_left, [(pos[j], v) for j, v in hint or () if j in pos])
+        r = _run(sub, budget_left, [(pos[j], v) for j, v in hint or () if j in pos],
+                 0.6 if dive else 1.0)
         if r.status == "infeasible":  # nothing worth g or more
             g -= 1
             continue

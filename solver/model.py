@@ -15,7 +15,7 @@ from engine.rules import RuleSet
 
 from .base import JOKER, NFACES, IntArray
 from .greedy import _face
-from .templates import _Catalogue, _catalogue
+from .templates import _Catalogue, _catalogue, face_worth
 
 
 def _new_highs() -> highspy.Highs:
@@ -62,14 +62,15 @@ class _Model:
         return len(self.cost) - 1
 
     def block(self, cost: npt.NDArray[np.float64], hi: float, integer: bool,
-              index: IntArray, value: npt.NDArray[np.float64]) -> range:
-        """Columns with bounds [0, hi], one per row of ``index``/``value``; entries
-        whose row index is negative are padding."""
+              index: IntArray, value: npt.NDArray[np.float64],
+              his: npt.NDArray[np.float64] | None = None) -> range:
+        """Columns with bounds [0, hi] (or [0, his[k]]), one per row of
+        ``index``/``value``; entries whose row index is negative are padding."""
         count = index.shape[0]
         first = len(self.cost)
         self.cost.extend(cost.tolist())
         self.lb.extend([0.0] * count)
-        self.ub.extend([hi] * count)
+        self.ub.extend([hi] * count if his is None else his.tolist())
         self.integer.extend([1 if integer else 0] * count)
         keep = index >= 0
         at = len(self.index)
@@ -129,15 +130,23 @@ class _Problem:
     ub: IntArray  # copies allowed per selected template
     yfaces: list[list[int]]  # per selected template: faces jokers may fill
     mids: list[int]  # old meld ids
-    weights: IntArray  # (selected, old melds): cards of the old meld the template can hold
-    matchable: npt.NDArray[np.bool_]  # (selected, old melds): may inherit that id (phase 2)
+    # (selected, old melds), from _match_arrays: cards of the old meld the template can
+    # hold; whether it may inherit that id (phase 2)
+    weights: IntArray | None = None
+    matchable: npt.NDArray[np.bool_] | None = None
+    points: bool = False  # the objective: C17 worth instead of cards
+    opening: int = 0  # the worth the melds must reach in all (C17; 0: none)
 
     @property
     def with_jokers(self) -> bool:
         return bool(self.tcount[JOKER] + self.hcount[JOKER])
 
 
-def _problem(table: dict[int, list[int]], hand: list[int], rules: RuleSet) -> _Problem:
+def _problem(table: dict[int, list[int]], hand: list[int], rules: RuleSet,
+             fixed: bool = False) -> _Problem:
+    """The position for the models. ``fixed``: jokers only at fixed places (the flow
+    model: sets and joker runs of the catalogue); otherwise run windows take jokers
+    in any slot (the template model) and joker runs are left out."""
     cat = _catalogue(rules)
     tcount = np.zeros(NFACES + 1, dtype=np.int64)
     hcount = np.zeros(NFACES + 1, dtype=np.int64)
@@ -148,24 +157,33 @@ def _problem(table: dict[int, list[int]], hand: list[int], rules: RuleSet) -> _P
         hcount[_face(c)] += 1
     avail = (tcount + hcount)[:NFACES]
     jav = int(tcount[JOKER] + hcount[JOKER])
-    jeff = np.minimum(cat.jcap, jav)
-    deficit = np.maximum(cat.mat - avail, 0).sum(axis=1)
+    jeff = np.zeros_like(cat.jcap) if fixed else np.minimum(cat.jcap, jav)
+    # On the sparse faces (K × ~14) rather than the dense (K × 52) matrix: faster.
+    have = np.append(avail, 0)[cat.faces]  # padding (-1) reads the appended 0
+    deficit = np.maximum(cat.mults - have, 0).sum(axis=1)
     ok = (deficit <= jeff) & (cat.jokers <= jav)
+    if not fixed:
+        ok &= ~cat.pattern
     sel = np.nonzero(ok)[0]
-    mat = cat.mat[sel]
     big = 1 << 20
-    per_face = np.where(mat > 0, (avail + jeff[sel][:, None]) // np.maximum(mat, 1), big)
+    mults = cat.mults[sel]
+    per_face = np.where(mults > 0, (have[sel] + jeff[sel][:, None]) // np.maximum(mults, 1), big)
     ub = per_face.min(axis=1)
     js = cat.jokers[sel]
     ub = np.where(js > 0, np.minimum(ub, jav // np.maximum(js, 1)), ub)
-    yfaces: list[list[int]] = []
-    for i, t in enumerate(sel):
-        if jeff[t] > 0:
-            yfaces.append([int(f) for f in np.nonzero(mat[i])[0]])
-        else:
-            yfaces.append([])
-    mids = list(table)
-    om = np.zeros((len(mids), NFACES), dtype=np.int64)
+    yfaces: list[list[int]] = [[] for _ in sel]
+    for i in np.nonzero(jeff[sel] > 0)[0].tolist():
+        yfaces[i] = [int(f) for f in np.nonzero(cat.mat[sel[i]])[0]]
+    return _Problem(rules, table, hand, tcount, hcount, sel, ub, yfaces, list(table))
+
+
+def _match_arrays(p: _Problem) -> tuple[IntArray, npt.NDArray[np.bool_]]:
+    """(weights, matchable) of ``p``, computed once (phase 2 alone needs them)."""
+    if p.weights is not None and p.matchable is not None:
+        return p.weights, p.matchable
+    cat = _catalogue(p.rules)
+    sel, mids, table = p.sel, p.mids, p.table
+    om = np.zeros((len(mids), NFACES + 1), dtype=np.int16)  # column 52: padding reads 0
     ojk = np.zeros(len(mids), dtype=np.int64)
     for k, mid in enumerate(mids):
         for c in table[mid]:
@@ -173,10 +191,11 @@ def _problem(table: dict[int, list[int]], hand: list[int], rules: RuleSet) -> _P
                 ojk[k] += 1
             else:
                 om[k, _face(c)] += 1
-    if mat.size == 0 or mat.max() <= 1:  # min(a, b) = a * min(b, 1) when a is 0 or 1
-        weights = mat @ np.minimum(om, 1).T
-    else:
-        weights = np.minimum(mat[:, None, :], om[None, :, :]).sum(axis=2)
+    # sum over faces of min(template's copies, old meld's), on the sparse faces
+    faces = cat.faces[sel]
+    mults = cat.mults[sel].astype(np.int16)
+    js = cat.jokers[sel]
+    weights = np.minimum(mults[None, :, :], om[:, faces]).sum(axis=2, dtype=np.int64).T
     weights = weights + np.minimum(js[:, None], ojk[None, :])
     # Which template may inherit which old id in phase 2: any overlap; for a run,
     # at most four cards beyond the old meld's, unless the two can overlap at both
@@ -186,11 +205,29 @@ def _problem(table: dict[int, list[int]], hand: list[int], rules: RuleSet) -> _P
     # leaving three or more), which changes nothing kept; so some optimum has at
     # most two such cards on each side, or at most five cards in all.
     size = cat.size[sel][:, None]
-    olen = (om.sum(axis=1) + ojk)[None, :]
+    olen = (om.sum(axis=1, dtype=np.int64) + ojk)[None, :]
     run = cat.is_run[sel][:, None]
+    p.weights = weights
     matchable = (weights >= 1) & (~run | (size - weights <= 4) | (size + olen > 13))
-    return _Problem(rules, table, hand, tcount, hcount, sel, ub, yfaces, mids, weights,
-                    matchable)
+    # A joker run inherits an id only when it keeps two cards or more of that meld
+    # and the meld held a joker or the run is that meld's cards but one (so phase 2
+    # stays small enough for the budget; moves are then near-minimal, see above).
+    pat = cat.pattern[sel][:, None]
+    held = (ojk > 0)[None, :]
+    matchable &= ~pat | ((weights >= 2) & (held | (weights >= size - 1)))
+    p.matchable = matchable
+    return p.weights, p.matchable
+
+
+def _gain(p: _Problem, t: int) -> float:
+    """What one meld of catalogue template ``t`` is worth to the objective."""
+    cat = _catalogue(p.rules)
+    return float(cat.worth[t] if p.points else cat.size[t])
+
+
+def _face_gain(p: _Problem, face: int) -> float:
+    """What one card of ``face`` (0..51) is worth to the objective."""
+    return float(face_worth(face)) if p.points else 1.0
 
 
 # A meld copy: (real faces it holds, joker cards it holds, old meld id it inherits or None).

@@ -497,12 +497,13 @@ def test_flow_model_agrees_with_the_full_template_model(
     assert fast.optimal
     original = S._problem
 
-    def every_overlap(*args: object) -> M._Problem:
-        p = original(*args)  # type: ignore[arg-type]
-        p.matchable = p.weights >= 1
+    def every_overlap(*args: object, **kw: object) -> M._Problem:
+        p = original(*args, **kw)  # type: ignore[arg-type]
+        weights, _ = M._match_arrays(p)
+        p.matchable = weights >= 1
         return p
 
-    monkeypatch.setattr(S, "_flow_ok", lambda p: False)
+    monkeypatch.setattr(S, "_flow_ok", lambda rules: False)
     monkeypatch.setattr(S, "_problem", every_overlap)
     full = solve_on(h, budget=60.0)
     assert full.optimal
