@@ -142,8 +142,11 @@ def _solve(tab: dict[int, list[int]], cards_in_hand: list[int], rules: RuleSet,
     best_score = score(best) if best is not None else (-1, 0)
 
     def done(optimal: bool, gain_optimal: bool | None = None) -> Solution:
+        # Faces worth most for the points, and for the opening (the worth that was
+        # counted is then the worth of the faces the answer names, C8, C17).
         return _finish(best, tab, origin, next_id, rules, optimal,
-                       optimal if gain_optimal is None else gain_optimal, old, points)
+                       optimal if gain_optimal is None else gain_optimal, old,
+                       points or opening > 0)
 
     if not cards_in_hand and (best is not None or opening):
         return done(True)
@@ -171,11 +174,13 @@ def _solve(tab: dict[int, list[int]], cards_in_hand: list[int], rules: RuleSet,
         return done(False)
     r1 = _solve_ip(model1, best_score[0] if best is not None else -1, left,
                    first=_first_columns(p, model1, cols1), dive=p.with_jokers)
+    # Infeasible, or nothing better than what is known: with an opening minimum and
+    # nothing known, no play reaches it (a draw, proved).
     if r1.status == "infeasible":
-        return done(best is not None)
+        return done(best is not None or opening > 0)
     if r1.values is None:
         # Optimal: nothing puts down more than the move-free baseline (or stopped).
-        return done(r1.status == "optimal" and best is not None)
+        return done(r1.status == "optimal" and (best is not None or opening > 0))
     most = round(r1.objective)
     consider(_copies_flow(p, cols1, r1.values) if isinstance(cols1, _FlowCols)
              else _copies_tpl(p, cols1, r1.values), False)

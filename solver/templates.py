@@ -105,8 +105,18 @@ def place_jokers(suit: int, ranks: Counter[int], jokers: int, mode: AceMode,
     return found
 
 
-@lru_cache(maxsize=32)
 def _catalogue(rules: RuleSet) -> _Catalogue:
+    """The catalogue of ``rules``, cached on the fields melds depend on (hashing a
+    whole rule set costs more, and tables made from options share catalogues)."""
+    return _catalogue_of(rules.packs, rules.jokers, rules.ace_mode, rules.longest_run,
+                         rules.most_jokers_per_meld, rules.fewest_real_cards)
+
+
+@lru_cache(maxsize=32)
+def _catalogue_of(packs: int, jokers_in_deck: int, ace_mode: AceMode, longest_run: int | None,
+                  cap: int | None, fewest: int) -> _Catalogue:
+    rules = RuleSet(name="catalogue", packs=packs, jokers=jokers_in_deck, ace_mode=ace_mode,
+                    longest_run=longest_run, most_jokers_per_meld=cap, fewest_real_cards=fewest)
     fr = max(rules.fewest_real_cards, 1)
     jmax = joker_limit(rules)
     rows: list[list[int]] = []
@@ -169,10 +179,12 @@ def _catalogue(rules: RuleSet) -> _Catalogue:
                     if rkey in runs_seen:
                         continue
                     runs_seen.add(rkey)
-                    fs = place_jokers(s, ranks, len(places), rules.ace_mode, most_worth=True)
-                    assert fs is not None
-                    w = sum(face_worth(f) for f in fs) + sum(
-                        face_worth(s * 13 + r - 1) * c for r, c in ranks.items())
+                    # Its worth: the best window's (jokers count their faces, C17), as
+                    # place_jokers(most_worth=True) places them; a window this short
+                    # holds each rank once.
+                    have = frozenset(ranks)
+                    w = max(sum(min(r, 10) for r in seq)
+                            for seq in windows(length, rules.ace_mode) if have <= set(seq))
                     add(row, length, len(places), 0, True, True, w)
     mat = np.array(rows, dtype=np.int64).reshape(len(rows), NFACES)
     width = int((mat > 0).sum(axis=1).max()) if len(rows) else 0
