@@ -70,8 +70,9 @@ class _Relaxed:
 
 
 def _lp(model: _Model, budget_left: Callable[[], float],
-        first: Sequence[bool] | None = None) -> _Relaxed | None:
-    """The linear relaxation, or None (infeasible, or out of time).
+        first: Sequence[bool] | None = None, rounds_checked: bool = False) -> _Relaxed | None:
+    """The linear relaxation, or None (infeasible, or out of time; ``rounds_checked``:
+    the budget is also checked between rounds of column generation).
 
     ``first``: if given, start from those columns only and bring in the others
     whose reduced cost is positive until none is (column generation; the
@@ -100,6 +101,8 @@ def _lp(model: _Model, budget_left: Callable[[], float],
         enter = np.nonzero(~inside & (dual > 1e-7))[0]
         if not len(enter):
             break
+        if rounds_checked and budget_left() <= 0:
+            return None
         starts = start[enter]
         ends = start[enter + 1]
         pieces = [np.arange(a, b) for a, b in zip(starts, ends)]
@@ -167,7 +170,7 @@ def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
     optimum lies between the best known w and g − 1, and the next round looks
     for w + 1 (g goes down every round). This spares HiGHS the cut rounds it spends on the full
     model, and usually the whole integer search."""
-    relax = _lp(model, budget_left, first)
+    relax = _lp(model, budget_left, first, rounds_checked=dive)
     if relax is None:  # infeasible, or out of time
         if budget_left() <= 0:
             return _Run("stopped", None, 0.0)
