@@ -91,7 +91,8 @@ def _lp(model: _Model, budget_left: Callable[[], float],
     inside = np.zeros(n, dtype=np.bool_)
     inside[cols] = True
     while True:
-        h.setOptionValue("time_limit", max(budget_left(), 1e-3))
+        # (with the rounds checked, 80 % of the time left: the simplex overruns a little)
+        h.setOptionValue("time_limit", max((0.8 if rounds_checked else 1.0) * budget_left(), 1e-3))
         h.run()
         if h.getModelStatus() != highspy.HighsModelStatus.kOptimal:
             return None
