@@ -102,8 +102,9 @@ read here), model building included. The clock is checked before each phase,
 after building each model, between rounds of column generation and dive steps
 (with jokers), and inside HiGHS (MIP interrupt callback); HiGHS also gets the
 remaining time as its own limit (with jokers, 60 % of it for a branch-and-bound
-run, whose root may overrun, and 80 % for a relaxation), and the last 8 ms (or
-10 % of the budget) are kept back for placing the cards and planning. With
+run, whose root may overrun, and 80 % for a relaxation), and the last 12 ms (or
+12 % of the budget) are kept back for placing the cards and planning (more on a
+busy machine, where that work waits for the processor). With
 jokers phase 2 starts only with 1.5 times phase 1's time still left. When the budget runs out, the best answer found so
 far is returned with ``optimal=False``: at worst the greedy baseline (the table
 as it is, plus the cards that can be added or laid without moving anything).

@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
+
 from engine import cards as C
 from engine.rules import RuleSet
 
@@ -39,11 +41,11 @@ def _first_columns(p: _Problem, model: _Model, cols: _FlowCols | _TplCols) -> li
     if not isinstance(cols, _FlowCols) or not p.with_jokers:
         return None
     cat = _catalogue(p.rules)
-    first = [True] * len(model.cost)
-    for i, c in cols.sets.items():
-        if cat.jokers[p.sel[i]] > 1 and cat.pattern[p.sel[i]]:
-            first[c] = False
-    return first
+    first = np.ones(len(model.cost), dtype=np.bool_)
+    where = np.array(list(cols.sets.items()), dtype=np.int64).reshape(-1, 2)
+    t = p.sel[where[:, 0]]
+    first[where[cat.pattern[t] & (cat.jokers[t] > 1), 1]] = False
+    return first.tolist()
 
 
 def _finish(arr: _Arr | None, table: dict[int, list[int]], origin: dict[int, int],
@@ -158,7 +160,7 @@ def _solve(tab: dict[int, list[int]], cards_in_hand: list[int], rules: RuleSet,
     if p.with_jokers:
         # Keep back what placing the cards and planning take after the last check
         # (a few ms) so that the call ends within its budget.
-        reserve = min(0.1 * budget, 0.008)
+        reserve = min(0.12 * budget, 0.012)
         given = left
 
         def left() -> float:

@@ -180,6 +180,8 @@ def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
     if all(abs(v - round(v)) < 1e-6 for v, integer in zip(values, model.integer) if integer):
         return _Run("optimal", values if bound > known + 0.5 else None, bound)
     g = int(np.floor(bound + 1e-6))
+    integer = np.array(model.integer)
+    vals, duals = np.array(values), np.array(dual)
     best: list[float] | None = None
     worth = known
     if dive:  # ``dive``: first look for a good solution by diving (see _dive)
@@ -191,8 +193,7 @@ def _solve_ip(model: _Model, known: float, budget_left: Callable[[], float],
     while g > worth:
         if budget_left() <= 0:
             return _Run("stopped", best, worth)
-        keep = [j for j in range(len(model.cost))
-                if not model.integer[j] or values[j] > 1e-9 or bound + dual[j] >= g - 1e-6]
+        keep = np.nonzero((integer == 0) | (vals > 1e-9) | (bound + duals >= g - 1e-6))[0].tolist()
         sub = model.subset(keep)
         pos = {j: k for k, j in enumerate(keep)}
         hint = start if best is None else list(enumerate(best))
