@@ -386,15 +386,29 @@ def big_position(seed: int) -> tuple[dict[int, list[int]], list[int]]:
 HARD_BENCH_SEEDS = [1_000_005, 1_000_011, 1_000_025]
 
 
-def bench_position(seed: int) -> tuple[dict[int, list[int]], list[int]]:
-    """A position of ``bench/solver.py``'s generator: two jokers on the table, two in hand."""
+def bench_position(seed: int, rules: RuleSet = CLASSIC, on_table: int = 2
+                   ) -> tuple[dict[int, list[int]], list[int]]:
+    """A position of ``bench/solver.py``'s generator: jokers on the table, two in hand."""
     path = Path(__file__).resolve().parents[1] / "bench" / "solver.py"
     spec = importlib.util.spec_from_file_location("bench_solver", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    table, hand, _ = bench.position(seed, CLASSIC, 2, 2)
+    table, hand, _ = bench.position(seed, rules, 2, on_table)
     return dict(enumerate(table, start=1)), hand
+
+
+@pytest.mark.parametrize("rules, on_table", [
+    (CLASSIC, 2), (CLASSIC_ITALIAN, 2), (replace(CLASSIC, name="t_three_packs", packs=3, jokers=6), 4),
+], ids=["classic", "italian", "three_packs"])
+def test_bench_positions_get_legal_answers(rules: RuleSet, on_table: int) -> None:
+    """Big positions within 0.1 s: whatever phase the budget stops in, the answer is legal
+    and puts down at least what the move-free baseline does."""
+    for seed in range(6):
+        table, hand = bench_position(2_000_000 + seed, rules, on_table)
+        sol = solve(table, hand, rules, budget=0.1)
+        check(table, hand, rules, sol)
+        assert len(sol.placed) >= len(solve(table, hand, rules, budget=0.0).placed)
 
 
 class SlowHighs(highspy.Highs):  # type: ignore[misc]
