@@ -282,10 +282,11 @@ def main(argv: list[str] | None = None) -> int:
           f"{'met' if pct(new.times, 0.99) <= target else 'NOT met'}")
     if args.reference:
         share = sum(new.placed) / max(1, sum(ref.placed))
-        worst = min((a / b for a, b in zip(new.placed, ref.placed) if b), default=1.0)
+        worst, at = min(((a / b, k) for k, (a, b) in enumerate(zip(new.placed, ref.placed))
+                         if b), default=(1.0, 0))
         print(f"  hand cards put down: {100 * share:.1f}% of the reference's "
               f"(floor 95%: {'met' if share >= 0.95 else 'NOT met'}; worst position "
-              f"{100 * worst:.0f}%)")
+              f"{100 * worst:.0f}%, seed {args.seed * 1_000_003 + at})")
     return 0
 
 
