@@ -233,6 +233,10 @@ def test_joker_faces_are_named_in_runs_and_kept_where_they_stay() -> None:
     sol = solve(table, ids("5H"), CLASSIC, budget=5.0, joker_faces={JK: "8H"})
     check(table, ids("5H"), CLASSIC, sol)
     assert sol.joker_faces == {JK: "8H"}
+    # A face the caller gives must be a face (R1), not a joker or a stray word.
+    for bad in ("JK", "7X", 52):
+        with pytest.raises(ValueError):
+            solve(table, ids("5H"), CLASSIC, budget=1.0, joker_faces={JK: bad})
     # A joker in a set has no face (C9).
     table = {1: ids("9C 9D JK")}
     sol = solve(table, ids("9S"), CLASSIC, budget=5.0)
