@@ -260,7 +260,7 @@ def build_match(case: dict[str, Any]) -> ClassicMatch | None:
         players, rules, seed=seed, hand_no=hand_no, totals=totals,
         table=start.get("table", []), hands=start.get("hands"), stock=start.get("stock", []),
         turn=start.get("turn"), first_turn=start.get("first_turn", []),
-        unopened=start.get("unopened", []), passes=int(start.get("passes", 0)))
+        unopened=start.get("unopened", []), passes=start.get("passes", 0))
 
 
 def run_classic_case(case: dict[str, Any]) -> tuple[bool, str, str]:

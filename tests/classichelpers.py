@@ -61,7 +61,7 @@ def state(m: ClassicMatch) -> Any:
     """Everything a command could change, for comparing before and after."""
     h = m.hand
     return copy.deepcopy((None if h is None else (
-        h.melds, h.faces, h.hands, h.stock, h.loose, h.next_meld, h.turn, h.passes,
+        h.melds, h.faces, h.hands, h.stock, h.loose, h.next_meld, h.turn, h.pass_row,
         h.first_turn, h.unopened, h.status, h.touched, h.swaps, h.turn_deadline_ms, h.result),
         m.totals, m.hand_no, m.over, m.connected, m.in_match))
 

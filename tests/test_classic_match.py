@@ -138,6 +138,53 @@ class TestAbsence:
         m.tick(150)
         assert m.hand.status["A"] == "left"
 
+    def test_the_row_of_passes_counts_only_players_still_in_the_hand(self) -> None:
+        # C31: A passes, B leaves on turn (empty stock: as a pass, C20), C still to pass. The
+        # row counts A only: the hand goes on; C's pass makes it A, C: dead.
+        m = position(["4H 5H 6H"], players="ABC", A="2C", B="5D", C="9S KH")
+        play(m, "A pass")
+        play(m, "B leave")
+        h = m.hand
+        assert h is not None and h.passes == 1 and h.turn == "C" and m.last_result is None
+        play(m, "C pass")
+        assert m.last_result is not None and m.last_result.end == "dead"
+
+    def test_a_positions_passes_are_the_seats_before_the_turn(self) -> None:
+        m = position(["4H 5H 6H"], players="ABC", A="2C", B="5D", C="9S", passes=2, turn="C")
+        play(m, "C pass")
+        assert m.last_result is not None and m.last_result.end == "dead"
+        m2 = position(["4H 5H 6H"], players="ABC", A="2C", B="5D", C="9S", passes=2, turn="C")
+        play(m2, "A leave")  # A was one of the two before C: one pass left in the row
+        assert m2.hand is not None and m2.hand.passes == 1
+
+    def test_commands_of_a_disconnected_or_departed_player(self) -> None:
+        m = position(players="ABC", A="2C", B="3C", C="4C", stock="9S 8S")
+        play(m, "A disconnect")
+        refused(m, "A draw", "disconnected")
+        play(m, "A reconnect")
+        play(m, "C leave")
+        play(m, "A draw")
+        play(m, "B leave_game")  # A alone in the hand: survivor
+        assert m.last_result is not None and m.last_result.end == "survivor"
+
+    def test_a_player_who_left_the_hand(self) -> None:
+        m = position(players="ABC", A="2C", B="3C", C="4C", stock="9S 8S")
+        play(m, "B leave")
+        refused(m, "B draw", "not_in_hand")
+        refused(m, "B leave", "not_in_hand")
+        play(m, "B leave_game")
+        refused(m, "B draw", "not_in_game")
+
+    def test_a_survivors_unfinished_turn_is_put_back(self) -> None:
+        # B lays 2C (not yet judged); A leaves: B survives, 2C goes back to B's hand.
+        m = position(A="KD", B="2C 3C", stock="9S 8S", turn="B")
+        play(m, "B lay 2C")
+        play(m, "A leave")
+        res = m.last_result
+        assert res is not None and (res.end, res.winner) == ("survivor", "B")
+        assert m.hand is not None and m.hand.melds == {} and hand_of(m, "B") == ["2C", "3C"]
+        assert res.scores == {"A": 0, "B": 10}  # winner scoring: A's KD
+
     def test_connection_codes(self) -> None:
         m = position(A="2C", B="3C", stock="9S")
         refused(m, "A reconnect", "not_disconnected")

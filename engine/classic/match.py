@@ -138,10 +138,13 @@ class ClassicMatch(AbsenceRules):
                     raise ValueError(f"unknown player '{p}' in {name}")
         hand.first_turn = set(first_turn)
         hand.unopened = set(unopened) if rules.opening > 0 else set()
-        hand.passes = int(passes)
         starter = players[0] if turn is None else turn
         if starter not in hand.status:
             raise ValueError(f"unknown player '{starter}' for the turn")
+        if isinstance(passes, bool) or not isinstance(passes, int) or not 0 <= passes < len(
+                players):
+            raise ValueError(f"passes must be a whole number from 0 to {len(players) - 1}")
+        hand.set_passes(passes, starter)
         m.hand = hand
         m._emit("hand_started", None, {"hand": hand_no, "dealer": m.dealer, "position": True})
         hand.begin_turn(starter, m.now_ms)
@@ -262,11 +265,17 @@ class ClassicMatch(AbsenceRules):
         if cmd.do in MATCH_COMMANDS:
             if self.over and cmd.do in ("ready", "leave_game"):
                 raise Refused("game_over")
+            if cmd.do == "ready" and self.in_match[cmd.player] and not self.connected[cmd.player]:
+                raise Refused("disconnected")
             getattr(self, "_cmd_" + cmd.do)(cmd)
             return {}
         hand = self.hand
         if hand is None or hand.result is not None:
             raise Refused("hand_over")
+        if not self.in_match[cmd.player]:
+            raise Refused("not_in_game")
+        if hand.status.get(cmd.player) == "in" and not self.connected[cmd.player]:
+            raise Refused("disconnected")
         made = hand.play(cmd, self.now_ms)
         self._after_hand_change()
         return made

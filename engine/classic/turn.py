@@ -61,12 +61,25 @@ class ClassicHand:
         self.swaps = 0
         self.first_turn: set[str] = set()
         self.unopened: set[str] = set()
-        self.passes = 0
+        #: C23: who passed, in a row (any other turn end clears it); only those still in the
+        #: hand count (C31).
+        self.pass_row: list[str] = []
         self.result: HandResult | None = None
         self.out_of_play: list[int] = []  # cards a position leaves out
         self._emit = emit
 
     # ------------------------------------------------------------------ turns
+    @property
+    def passes(self) -> int:
+        """Passes in a row by players still in the hand (C23, C31)."""
+        return sum(1 for p in self.pass_row if self.status[p] == "in")
+
+    def set_passes(self, n: int, before: str) -> None:
+        """A position's ``passes``: the ``n`` seats before ``before`` passed, in turn."""
+        i = self.seats.index(before)
+        k = len(self.seats)
+        self.pass_row = [self.seats[(i - j) % k] for j in range(n, 0, -1)]
+
     def in_hand(self) -> list[str]:
         """The players still in the hand, clockwise."""
         return [p for p in self.seats if self.status[p] == "in"]
@@ -82,7 +95,8 @@ class ClassicHand:
         self.touched = set()
         self.swaps = 0
         self.loose = []
-        self._emit("turn_started", player, {"deadline": self.turn_deadline_ms}, None)
+        self._emit("turn_started", player, {"deadline": None if self.turn_deadline_ms is None
+                                            else self.turn_deadline_ms / 1000}, None)
 
     def _next_seat(self, after: str) -> str | None:
         n = len(self.seats)
@@ -156,10 +170,10 @@ class ClassicHand:
         if self.stock:
             card = self.stock.pop(0)
             self.hands[p].append(card)
-            self.passes = 0
+            self.pass_row = []
             self._emit("penalty_card", p, {"stock": len(self.stock)}, {"card": C.name(card)})
         else:
-            self.passes += 1
+            self.pass_row.append(p)
             self._emit("passed", p, {"passes": self.passes, "by": "clock"}, None)
         self.end_turn(now_ms)
 
@@ -199,15 +213,15 @@ class ClassicHand:
 
     def leave(self, players: list[str], now_ms: int) -> None:
         """C31: ``players`` leave the hand together. One on turn ends it as at C20; one left
-        wins it (``survivor``), none left: ``abandoned``."""
+        wins it (``survivor``), none left: ``abandoned``; then the turn in progress (even the
+        survivor's own) is put back first, as never ended (**Choice**)."""
         on_turn = self.turn in players
         for p in players:
             self.status[p] = "left"
             self._emit("left_hand", p, {}, None)
         live = self.in_hand()
         if len(live) <= 1:
-            if on_turn:
-                self.restore()
+            self.restore()  # the turn in progress, whoever's, was never ended: it is void
             self.finish("survivor" if live else "abandoned", live[0] if live else None)
             return
         if on_turn:
@@ -220,8 +234,7 @@ class ClassicHand:
         if self.result is not None:
             raise Refused("hand_over")
         if self.status.get(cmd.player) != "in":
-            raise Refused("not_in_hand") if cmd.player in self.status else Refused(
-                "unknown_player", f"There is no player '{cmd.player}' at this table.")
+            raise Refused("not_in_hand")
         if cmd.player != self.turn:
             raise Refused("not_your_turn")
         handler: Callable[[Play, int], dict[str, int] | None] = getattr(self, "_cmd_" + cmd.do)
@@ -394,7 +407,8 @@ class ClassicHand:
         else:
             self._lift(card, src)
         cards = self.melds[mid]
-        cards[cards.index(joker)] = card
+        cards.remove(joker)
+        cards.append(card)  # the card arrives now (R1's "the last to arrive")
         self.faces.pop(joker, None)
         self.touched.add(mid)
         self.loose.append(joker)
@@ -415,7 +429,8 @@ class ClassicHand:
         hand = self.hands[cmd.player]
         hand.remove(card)
         cards = self.melds[mid]
-        cards[cards.index(joker)] = card
+        cards.remove(joker)
+        cards.append(card)
         self.faces.pop(joker, None)
         hand.append(joker)
         self.touched.add(mid)
@@ -434,7 +449,7 @@ class ClassicHand:
             raise Refused(code)
         settle(self)
         self.unopened.discard(cmd.player)
-        self.passes = 0
+        self.pass_row = []
         self._emit("ended", cmd.player, {"cards_left": len(self.hands[cmd.player])}, None)
         if not self.hands[cmd.player]:
             self.first_turn.discard(cmd.player)
@@ -451,7 +466,7 @@ class ClassicHand:
         self.restore()  # R2 as amended: the next id goes back too
         card = self.stock.pop(0)
         self.hands[cmd.player].append(card)
-        self.passes = 0
+        self.pass_row = []
         self._emit("drew", cmd.player, {"stock": len(self.stock)}, {"card": C.name(card)})
         self.end_turn(now_ms)
 
@@ -462,6 +477,6 @@ class ClassicHand:
         if self.changed():
             raise Refused("turn_changed")
         self.restore()
-        self.passes += 1
+        self.pass_row.append(cmd.player)
         self._emit("passed", cmd.player, {"passes": self.passes}, None)
         self.end_turn(now_ms)
