@@ -114,9 +114,9 @@ def check(match: ClassicMatch, block: dict[str, Any]) -> str | None:
                     return f"meld {mid} is {_fmt(got_m)}, expected {_fmt(exp_m)}"
         elif key == "hands":
             for p, cards in want.items():
-                if p not in hand.hands:
+                if p not in players:
                     raise CaseError(f"unknown player {p!r} in hands")
-                got_h = _actual(match, hand.hands[p])
+                got_h = _actual(match, hand.hands.get(p, []))  # not dealt in: no cards
                 exp_h = [_token(t) for t in cards]
                 if not _matches(got_h, exp_h):
                     return f"hands of {p} is {_fmt(got_h)}, expected {_fmt(exp_h)}"
