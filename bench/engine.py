@@ -19,6 +19,13 @@ Each figure is measured after padding the hand's log to 1,000 and to 10,000
 actions, to show that cost follows what falls, not the log's length.
 Targets on this machine: median ≤ 50 µs, p99 ≤ 500 µs, chain undo ≤ 5 ms, worst judging at
 16 open actions ≤ 5 ms.
+
+* **Classic** (C16, issue 15): a table of 30 melds, 4 of them with jokers; a turn that adds a
+  king to one run, frees a joker from another with a hand card and puts the joker on the
+  first, and adds a king to a third (3 of 30 melds changed). The time of ``end``'s checks
+  (``engine.classic.checks.end_refusal``), beside the same checks judging all 30 melds (the
+  baseline the turn's touched set saves), and of the accepted ``end`` (checks, faces settled,
+  next turn). Target: checks median ≤ 100 µs. ``--classic`` runs this section alone.
 """
 
 from __future__ import annotations
@@ -31,8 +38,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.classic.checks import end_refusal  # noqa: E402
+from engine.classic.jokers import meld_ok  # noqa: E402
+from engine.classic.match import ClassicMatch  # noqa: E402
+from engine.classic.model import Play  # noqa: E402
 from engine.errors import Refused  # noqa: E402
 from engine.hand import Command, Hand  # noqa: E402
+from engine.rules import CLASSIC  # noqa: E402
 
 SUITS = "SHDC"
 
@@ -224,12 +236,60 @@ def bench_crowded(n_open: int, repeat: int) -> dict[str, float]:
             "wounded_med": pct(wounded, 0.5), "wounded_max": max(wounded) / 1000}
 
 
+def classic_turn() -> ClassicMatch:
+    """30 melds (4 with a joker), then a turn changing 3 of them (see the docstring)."""
+    table: list[list[str]] = []
+    for _copy in range(2):
+        for s in SUITS:
+            for lo in (("A", "2", "3"), ("4", "5", "6"), ("7", "8", "9"), ("10", "J", "Q")):
+                table.append([r + s for r in lo])
+    table = table[:30]
+    for i in (1, 5, 9, 13):  # 4-5-6 of each suit, first copy: the 5 is a joker
+        table[i][1] = "JK=" + table[i][1]
+    m = ClassicMatch.from_position(["A", "B"], CLASSIC, table=table,
+                                   hands={"A": ["KS", "KH", "5S", "9C"], "B": ["JC"]},
+                                   stock=["8C"])
+    m.apply(Play("A", "add", card="KS", meld=4), 0)      # 10S JS QS KS
+    m.apply(Play("A", "free", card="5S", meld=2), 0)     # 4S 5S 6S, the joker loose
+    m.apply(Play("A", "move", card="JK", meld="loose", to=4), 0)  # 10S … KS JK
+    m.apply(Play("A", "add", card="KH", meld=8), 0)      # 10H JH QH KH
+    return m
+
+
+def bench_classic(repeat: int) -> dict[str, float]:
+    m = classic_turn()
+    hand = m.hand
+    assert hand is not None and len(hand.melds) == 30 and len(hand.touched) == 3
+    checks: list[int] = []
+    every: list[int] = []
+    for _ in range(repeat):
+        t0 = time.perf_counter_ns()
+        code = end_refusal(hand, "A")
+        checks.append(time.perf_counter_ns() - t0)
+        t0 = time.perf_counter_ns()
+        ok = all(meld_ok(cs, hand.faces, m.rules) for cs in hand.melds.values())
+        every.append(time.perf_counter_ns() - t0)
+        assert code is None and ok
+    ends: list[int] = []
+    for _ in range(max(repeat // 10, 50)):
+        fresh = classic_turn()
+        t0 = time.perf_counter_ns()
+        fresh.apply(Play("A", "end"), 0)
+        ends.append(time.perf_counter_ns() - t0)
+    return {"checks_med": pct(checks, 0.5), "checks_p99": pct(checks, 0.99),
+            "all_med": pct(every, 0.5), "end_med": pct(ends, 0.5)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--logs", default="1000,10000", help="log lengths to pad to")
     ap.add_argument("--repeat", type=int, default=5, help="chain undo repetitions")
+    ap.add_argument("--classic", action="store_true", help="only the classic section")
     args = ap.parse_args()
     print("engine benchmark (times in microseconds)")
+    if args.classic:
+        print_classic()
+        return 0
     for n in (int(x) for x in args.logs.split(",")):
         b = bench_busy(n)
         print(f"busy table, log {b['log']:>6} actions: {b['n']} commands  median {b['median_us']:.1f}"
@@ -247,7 +307,16 @@ def main() -> int:
               f"  worst {c['wounded_max']:.0f}")
     print("targets: median <= 50, p99 <= 500, worst chain undo <= 5000,"
           " worst judging at 16 open actions <= 5000")
+    print_classic()
     return 0
+
+
+def print_classic() -> None:
+    c = bench_classic(2000)
+    print(f"classic end checks, 3 of 30 melds changed, jokers: median {c['checks_med']:.1f}"
+          f"  p99 {c['checks_p99']:.1f}; judging all 30 melds (baseline) median {c['all_med']:.1f};"
+          f" accepted end median {c['end_med']:.1f}")
+    print("classic target: checks median <= 100")
 
 
 if __name__ == "__main__":

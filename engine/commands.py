@@ -36,6 +36,9 @@ FIELDS: dict[str, str] = {
     "cards": "a list of cards, like [\"7C\", \"8C\", \"9C\"]",
     "meld": "a meld id (an integer)",
     "to": "a meld id or \"new\"",
+    # Classic only (C8, C11): a joker's face, and the meld a freeing card leaves.
+    "as": "a face for a joker, like 7H (optional)",
+    "from": "a meld id the card leaves (optional; default the hand)",
 }
 
 SPECS: dict[str, CommandSpec] = {s.name: s for s in (
@@ -69,3 +72,28 @@ def needs(name: str) -> tuple[str, ...]:
     """The fields command ``name`` needs (``()`` for an unknown one)."""
     spec = SPECS.get(name)
     return spec.fields if spec else ()
+
+
+#: The classic, turn-based flow's commands (C13–C20, C31; ``engine.classic``), in the same
+#: shape. ``meld`` may also be ``"loose"`` in ``move`` (a loose joker, C11); ``as`` and
+#: ``from`` are optional fields, so they are not in ``fields``; ``deal`` starts the next hand
+#: (the scenario's ``{"deal": true}``); ``ready``, ``leave_game`` and ``deal`` are the match's.
+CLASSIC_SPECS: dict[str, CommandSpec] = {s.name: s for s in (
+    CommandSpec("lay", ("cards",), "C13"),
+    CommandSpec("add", ("card", "meld"), "C13"),
+    CommandSpec("move", ("card", "meld", "to"), "C10, C13"),
+    CommandSpec("free", ("card", "meld"), "C11"),
+    CommandSpec("swap", ("card", "meld"), "C12"),
+    CommandSpec("reset", (), "C18"),
+    CommandSpec("end", (), "C16"),
+    CommandSpec("draw", (), "C14"),
+    CommandSpec("pass", (), "C15"),
+    CommandSpec("leave", (), "C31"),
+    CommandSpec("disconnect", (), "C31", by_client=False),
+    CommandSpec("reconnect", (), "C31", by_client=False),
+    CommandSpec("ready", (), "C31", game=True),
+    CommandSpec("leave_game", (), "C31", game=True),
+    CommandSpec("deal", (), "C21", by_client=False, game=True),
+)}
+#: Optional fields a classic command may carry, by command.
+CLASSIC_OPTIONAL: dict[str, tuple[str, ...]] = {"move": ("as",), "free": ("from",)}

@@ -15,9 +15,16 @@ Error tree::
     ├── by holds (§6, R12, R13)  held, reserved, already_holding, not_holding,
     │                            same_meld
     ├── by the game (R21)        game_over, not_in_pause, not_in_hand
-    └── by the input             bad_command
+    ├── by the input             bad_command
+    └── classic (C29, C31)       :data:`CLASSIC_MESSAGES`: not_your_turn, turn_changed,
+                                 stock_not_empty, not_opened, not_joker_place,
+                                 swap_not_allowed, no_loose_joker, loose_joker,
+                                 no_card_from_hand, opening_minimum, first_turn_out,
+                                 hand_not_over, already_disconnected, not_disconnected,
+                                 not_in_game (besides shared codes such as hand_over)
 
-The code list with sentences lives in :data:`MESSAGES` and in ``docs/errors.md``.
+The code list with sentences lives in :data:`MESSAGES` (and the classic flow's own codes in
+:data:`CLASSIC_MESSAGES`) and in ``docs/errors.md``.
 """
 
 from __future__ import annotations
@@ -57,6 +64,26 @@ MESSAGES: dict[str, str] = {
     "not_in_hand": "No hand is being played: wait for the next one.",
 }
 
+#: The codes only the classic, turn-based flow gives (C29, C31; ``docs/errors.md`` "Classic").
+#: Kept apart from :data:`MESSAGES`, whose codes every client translates today.
+CLASSIC_MESSAGES: dict[str, str] = {
+    "not_your_turn": "It is not your turn.",
+    "turn_changed": "You have changed the table this turn: reset first.",
+    "stock_not_empty": "The stock still has cards: draw instead of passing.",
+    "not_opened": "Until you have opened you may only lay new melds and work on them.",
+    "not_joker_place": "That card cannot take the place of a joker there.",
+    "swap_not_allowed": "At this table a joker is never taken into the hand.",
+    "no_loose_joker": "There is no loose joker.",
+    "loose_joker": "A freed joker must go back down this turn.",
+    "no_card_from_hand": "Rearranging alone is not a turn: put down a card from your hand.",
+    "opening_minimum": "Your first melds do not reach the opening minimum.",
+    "first_turn_out": "Nobody may go out on their first turn.",
+    "hand_not_over": "The hand is still being played.",
+    "already_disconnected": "That player is already disconnected.",
+    "not_disconnected": "That player is connected.",
+    "not_in_game": "That player has left the match.",
+}
+
 
 class Refused(Exception):
     """A command refused by the rules; the hand is unchanged (R6).
@@ -67,7 +94,9 @@ class Refused(Exception):
 
     def __init__(self, code: str, detail: str | None = None) -> None:
         self.code = code
-        self.message = MESSAGES.get(code, code) if detail is None else detail
+        if detail is None:
+            detail = MESSAGES.get(code) or CLASSIC_MESSAGES.get(code, code)
+        self.message = detail
         super().__init__(f"{code}: {self.message}")
 
 

@@ -1,19 +1,23 @@
 """Variants as a flow and a rule set (issue 14): what a table needs to know of its game.
 
 :func:`find_variant` returns, for a variant's name, the flow that plays one hand (a class
-with ``deal``, ``apply``, ``tick``, ``next_deadline``, ``drain_events``), its rule set, the
+with ``apply``, ``tick``, ``next_deadline``, ``drain_events``), its rule set, the
 commands it takes (``engine.commands``) and how many seats it has. Machiavelox is the
-real-time flow (:class:`~engine.hand.Hand`); the turn-based classic flow is added beside it
-(seeds 000, 003, 004), not inside it.
+real-time flow (:class:`~engine.hand.Hand`, one hand); the turn-based classic flow
+(:class:`~engine.classic.match.ClassicMatch`, a whole match: seeds 000, 003, 004, C1–C31) is
+beside it, not inside it: ``classic``, ``classic_italian`` and ``classic_dutch`` are its
+presets (C2), each for 2 to 6 seats (``engine.rules.table_rules`` refuses a table its
+preset does not allow, such as six Dutch players with two packs).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .commands import SPECS, CommandSpec
+from .classic.match import ClassicMatch
+from .commands import CLASSIC_SPECS, SPECS, CommandSpec
 from .hand import Hand
-from .rules import MACHIAVELOX, RuleSet
+from .rules import CLASSIC_PRESETS, MACHIAVELOX, RuleSet
 
 
 @dataclass(frozen=True)
@@ -21,7 +25,7 @@ class Variant:
     """One way to play: ``flow`` plays a hand under ``rules``; ``seats`` is (fewest, most)."""
 
     name: str
-    flow: type[Hand]
+    flow: type[Hand] | type[ClassicMatch]
     rules: RuleSet
     commands: dict[str, CommandSpec]
     seats: tuple[int, int]
@@ -30,6 +34,9 @@ class Variant:
 VARIANTS: dict[str, Variant] = {
     "machiavelox": Variant("machiavelox", Hand, MACHIAVELOX, dict(SPECS),
                            (MACHIAVELOX.players, MACHIAVELOX.players)),
+    **{name: Variant(name, ClassicMatch, rules, dict(CLASSIC_SPECS),
+                     (rules.fewest_players, rules.most_players))
+       for name, rules in CLASSIC_PRESETS.items()},
 }
 
 

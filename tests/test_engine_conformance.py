@@ -15,9 +15,14 @@ from conftest import REPO_ROOT, SHARED_DIR
 from engine.scenario import run_case
 
 CASES = sorted((SHARED_DIR / "conformance" / "cases").glob("*.json"))
+# The classic cases (C1–C31), run the same way; and the project's own classic cases.
+CLASSIC_CASES = sorted((SHARED_DIR / "conformance" / "cases" / "classic").glob("*.json"))
+OWN_CLASSIC = sorted((REPO_ROOT / "tests" / "cases" / "classic").glob("*.json"))
 
 
-@pytest.mark.parametrize("case_file", CASES, ids=[p.stem for p in CASES])
+@pytest.mark.parametrize("case_file", CASES + CLASSIC_CASES + OWN_CLASSIC,
+                         ids=[p.stem if p.parent.name == "cases" else f"classic/{p.stem}"
+                              for p in CASES + CLASSIC_CASES + OWN_CLASSIC])
 def test_conformance_case(case_file: Path, shared_dir: Path) -> None:
     case = json.loads(case_file.read_text(encoding="utf-8"))
     ok, name, message = run_case(case)
@@ -38,8 +43,13 @@ def _run_cli(*files: Path) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=120, check=False)
 
 
+def test_there_are_public_classic_cases(shared_dir: Path) -> None:
+    assert len(list((shared_dir / "conformance" / "cases" / "classic").glob("*.json"))) >= 32
+
+
 def test_cli_passes_every_public_case(shared_dir: Path) -> None:
-    files = sorted((shared_dir / "conformance" / "cases").glob("*.json"))
+    cases = shared_dir / "conformance" / "cases"
+    files = sorted(cases.glob("*.json")) + sorted((cases / "classic").glob("*.json")) + OWN_CLASSIC
     proc = _run_cli(*files)
     lines = proc.stdout.splitlines()
     assert proc.returncode == 0, proc.stdout + proc.stderr
