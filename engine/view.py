@@ -186,21 +186,54 @@ def _s(ms: int | None) -> float | None:
     return None if ms is None else sec(ms)
 
 
-#: Per hand: a meld's cards (physical ids, as they lie) → its names in display order and its
-#: validity (R3, R4), which change only when the meld's cards do. Keyed by the hand object
-#: (identity), never by the frozen RuleSet, whose hash costs more than the view it would save;
-#: a hand's rules never change. Bounded: cleared past :data:`MELD_CACHE_SIZE` entries.
-_MELD_CACHE: weakref.WeakKeyDictionary[Hand, dict[tuple[int, ...], MeldView]] = (
-    weakref.WeakKeyDictionary())
+#: Every card id's face (R1), looked up instead of written each time: views name many cards.
+_NAME = [C.name(c) for c in range(C.JOKER_BASE + 64)]
+
+
+def _names(cards: list[int] | tuple[int, ...]) -> list[str]:
+    name = _NAME
+    return [name[c] for c in cards]
+
+
+class _HandParts:
+    """Per hand, parts of its view that change rarely, kept while they stay the same so that
+    the next view shares them (and a diff finds them unchanged at once): the timers (fixed
+    for the hand) and the removed cards (§1)."""
+
+    __slots__ = ("melds", "removed", "removed_key", "timers")
+
+    def __init__(self, hand: Hand) -> None:
+        rules = hand.rules
+        self.melds: dict[tuple[int, ...], MeldView] = {}
+        self.timers = {"play": rules.play, "hold": rules.hold, "inactivity": rules.inactivity,
+                       "freeze": rules.freeze, "absence": rules.absence,
+                       "tiebreak": rules.tiebreak, "pause": rules.pause}
+        self.removed_key: tuple[int, ...] = ()
+        self.removed: list[str] = []
+
+    def removed_names(self, removed: list[int]) -> list[str]:
+        key = tuple(removed)
+        if key != self.removed_key:
+            self.removed_key, self.removed = key, _names(removed)
+        return self.removed
+
+
+#: Per hand (keyed by the hand object's identity, never by the frozen RuleSet, whose hash
+#: costs more than the view it would save; a hand's rules never change): its
+#: :class:`_HandParts`, among them each meld's view by its id and cards (physical ids, as they
+#: lie): names in display order and validity (R3, R4) change only when the cards do. The meld
+#: cache is emptied past :data:`MELD_CACHE_SIZE` entries.
+_PARTS: weakref.WeakKeyDictionary[Hand, _HandParts] = weakref.WeakKeyDictionary()
 MELD_CACHE_SIZE = 4096
 
 
-def _meld_cache(hand: Hand) -> dict[tuple[int, ...], MeldView]:
-    cache = _MELD_CACHE.get(hand)
-    if cache is None or len(cache) > MELD_CACHE_SIZE:
-        cache = {}
-        _MELD_CACHE[hand] = cache
-    return cache
+def _parts(hand: Hand) -> _HandParts:
+    parts = _PARTS.get(hand)
+    if parts is None:
+        parts = _PARTS[hand] = _HandParts(hand)
+    elif len(parts.melds) > MELD_CACHE_SIZE:
+        parts.melds = {}
+    return parts
 
 
 def _quiet_meld(hand: Hand, mid: int, cards: list[int],
@@ -210,14 +243,14 @@ def _quiet_meld(hand: Hand, mid: int, cards: list[int],
     key = (mid, *cards)
     view = cache.get(key)
     if view is None:
-        view = {"id": mid, "cards": C.names(display_order(cards, hand.rules)),
+        view = {"id": mid, "cards": _names(display_order(cards, hand.rules)),
                 "valid": is_valid(cards, hand.rules), "reworked_by": [], "on_trial": [],
                 "held": []}
         cache[key] = view
     return view
 
 
-def _table_view(hand: Hand, open_plays: list[Play]) -> list[MeldView]:
+def _table_view(hand: Hand, open_plays: list[Play], parts: _HandParts) -> list[MeldView]:
     """The melds in the hand's order, each with who reworks it, its cards on trial (§5.4)
     and the held ones (§6)."""
     reworking: dict[int, list[str]] = {}
@@ -237,7 +270,7 @@ def _table_view(hand: Hand, open_plays: list[Play]) -> list[MeldView]:
         if h.player not in players:
             players.append(h.player)
     held_cards = {h.card for h in hand.holds.values()}
-    cache = _meld_cache(hand)
+    cache = parts.melds
     table: list[MeldView] = []
     for mid, cards in hand.melds.items():
         if not cards:
@@ -247,8 +280,8 @@ def _table_view(hand: Hand, open_plays: list[Play]) -> list[MeldView]:
             table.append(_quiet_meld(hand, mid, cards, cache))
             continue
         quiet = _quiet_meld(hand, mid, cards, cache)
-        on_trial = [C.name(c) for c in cards if c in trial] if trial else []
-        held = [C.name(c) for c in cards if c in held_cards] if held_cards else []
+        on_trial = [_NAME[c] for c in cards if c in trial] if trial else []
+        held = [_NAME[c] for c in cards if c in held_cards] if held_cards else []
         if by is None and not on_trial and not held:
             table.append(quiet)
             continue
@@ -261,6 +294,7 @@ def shared_hand_view(hand: Hand) -> HandView:
     """The part of :func:`hand_view` every seat shares: the spectator's view (``you`` and
     ``hand`` None). Built once per batch (``server.frames``); nothing in it is a seat's own."""
     rules = hand.rules
+    parts = _parts(hand)
     open_plays = hand.open_plays()
     players: list[PlayerView] = []
     for p in hand.order:
@@ -268,7 +302,7 @@ def shared_hand_view(hand: Hand) -> HandView:
         players.append({
             "name": p, "status": ps.status, "connected": ps.connected,
             "hand_count": len(hand.hands[p]), "stock_count": len(hand.stocks[p]),
-            "staging": C.names(hand.staging[p]), "open_play": ps.play,
+            "staging": _names(hand.staging[p]), "open_play": ps.play,
             "stop_used": ps.stop_used, "drew": ps.drew, "laid": ps.laid,
             "absent_until": _s(ps.absence_deadline_ms), "pending_draws": ps.pending_draws,
         })
@@ -289,17 +323,15 @@ def shared_hand_view(hand: Hand) -> HandView:
         "version": hand.version,
         "you": None,
         "rules": rules.name,
-        "timers": {"play": rules.play, "hold": rules.hold, "inactivity": rules.inactivity,
-                   "freeze": rules.freeze, "absence": rules.absence, "tiebreak": rules.tiebreak,
-                   "pause": rules.pause},
+        "timers": parts.timers,
         "players": players,
         "hand": None,
-        "table": _table_view(hand, open_plays),
-        "removed": C.names(hand.removed),
+        "table": _table_view(hand, open_plays, parts),
+        "removed": parts.removed_names(hand.removed),
         "plays": plays,
-        "holds": [{"player": h.player, "card": C.name(h.card), "meld": h.meld,
+        "holds": [{"player": h.player, "card": _NAME[h.card], "meld": h.meld,
                    "until": sec(h.deadline_ms)} for h in hand.holds.values()],
-        "reserved": [{"card": C.name(c), "player": hand.plays[pid].player}
+        "reserved": [{"card": _NAME[c], "player": hand.plays[pid].player}
                      for c, pid in hand.reserved.items()],
         "clocks": {
             "inactivity": _s(hand.inactivity_deadline_ms),
@@ -310,7 +342,7 @@ def shared_hand_view(hand: Hand) -> HandView:
         },
         "tiebreak": None if tb is None else {
             "players": list(tb.players), "until": sec(tb.deadline_ms),
-            "pile": {p: C.names(hand.hands[p]) for p in tb.players}},
+            "pile": {p: _names(hand.hands[p]) for p in tb.players}},
         "result": None if res is None else {"end": res.end, "winner": res.winner,
                                             "scores": dict(res.scores), "reasons": dict(res.reasons),
                                             "breakdown": {p: dict(t) for p, t in res.breakdown.items()}},
@@ -320,7 +352,7 @@ def shared_hand_view(hand: Hand) -> HandView:
 def own_hand(hand: Hand, seat: str | None) -> list[str] | None:
     """The seat's own hand (faces, as they lie), the only private part of a hand view; None
     for a spectator or a name not playing this hand."""
-    return C.names(hand.hands[seat]) if seat is not None and seat in hand.players else None
+    return _names(hand.hands[seat]) if seat is not None and seat in hand.players else None
 
 
 def seat_hand_view(shared: HandView, seat: str | None, own: list[str] | None) -> HandView:

@@ -1,29 +1,31 @@
 """Views as changes (``docs/protocol.md``, "Updates as changes"): the one Python definition.
 
 An ``update`` frame does not carry a seat's whole GAME_VIEW (``engine.view``) but what changed
-since the version before it (``base``):
+since the version before it (``version - 1``), in three parts:
 
-* ``changes``: the changes of the **shared** view (the spectator's view: ``you`` and ``hand``
-  null), the same for every seat, built once per batch by :func:`diff`::
+* ``set`` and ``hand``: the changes of the **shared** view (the spectator's view: ``you`` and
+  ``hand.hand`` null), the same for every seat, built once per batch by :func:`diff`::
 
-      {"set": {KEY: VALUE, ...},                   # GAME_VIEW keys, whole values; "hand" only
-                                                   # when the hand view is replaced whole
-       "hand": {"set": {KEY: VALUE, ...},          # HAND_VIEW keys, whole values ("t" always)
-                "players": {NAME: {FIELD: VALUE}},  # changed fields of a player, by name
-                "table": {"put": [MELD, ...],       # new or changed melds, whole
-                          "del": [ID, ...],         # melds gone
-                          "order": [ID, ...]}}}     # only when the order is not the one that
-                                                   # put and del give (see apply)
+      "set": {KEY: VALUE, ...}        GAME_VIEW keys, whole values ("hand" only when the hand
+                                      view is replaced whole: null, or a new hand's view)
+      "hand": {KEY: VALUE, ...,       HAND_VIEW keys, whole values, except:
+               "players": {NAME: {FIELD: VALUE, ...}},   changed fields of a player
+               "table": LIST_CHANGES, "plays": LIST_CHANGES}
+      LIST_CHANGES = {"put": [ITEM, ...],               new items, whole
+                      "patch": [{"id": ID, FIELD: VALUE, ...}],  changed fields of an item
+                      "del": [ID, ...],                 items gone
+                      "order": [ID, ...]}               only when the order is not the one
+                                                        that del, patch and put give (apply)
 
-  ``set`` always holds ``game_t`` and, while there is a hand, ``hand.set`` holds ``t``: the two
+  ``set`` always holds ``game_t`` and, while there is a hand, ``hand`` holds ``t``: the two
   clocks move without events, so a view taken between two batches (a snapshot) differs from
   the batch's in them only, and the next update mends both.
-* ``mine``: the seat's own part (``you``, ``hand``: its own cards) when it changed, or when
-  the hand view was replaced whole (``changes.set.hand``): then both come again.
+* ``mine``: the seat's own part of the hand view (``you``, ``hand``: its own cards) when it
+  changed, and both when the hand view was replaced whole.
 
 :func:`apply` (bots, league, tests) and ``server/web/changes.js`` (the browser) build the
 next view from the last one and a frame; :func:`apply_frame` also says when a frame cannot be
-applied (a gap: its ``base`` is not the version held), and the client then asks for a
+applied (a gap: the client's view is not of ``version - 1``), and the client then asks for a
 snapshot (``{"type": "resume", "last_version": V}``). Views are never changed in place: each
 frame gives new dicts for what changed and shares the rest (a bot's brain may be reading the
 previous view in another thread).
@@ -40,45 +42,57 @@ PRIVATE_KEYS = ("you", "hand")
 
 # ---------------------------------------------------------------------------- diff (server)
 
+#: HAND_VIEW lists of items with an ``id``, sent as LIST_CHANGES.
+KEYED_LISTS = ("table", "plays")
 
-def _table_changes(old: list[View], new: list[View]) -> dict[str, Any] | None:
+
+def _same(a: Any, b: Any) -> bool:
+    return a is b or a == b
+
+
+def _list_changes(old: list[View], new: list[View]) -> dict[str, Any] | None:
     before = {m["id"]: m for m in old}
-    put = [m for m in new if (o := before.get(m["id"])) is not m and o != m]
+    put: list[View] = []
+    patch: list[View] = []
+    for m in new:
+        o = before.get(m["id"])
+        if o is None:
+            put.append(m)
+        elif not _same(o, m):
+            fields = {k: v for k, v in m.items() if not _same(o.get(k), v)}
+            patch.append({"id": m["id"], **fields})
     now = {m["id"] for m in new}
     gone = [i for i in before if i not in now]
-    if not put and not gone:
-        if [m["id"] for m in old] == [m["id"] for m in new]:
-            return None
-        return {"order": [m["id"] for m in new]}
     out: dict[str, Any] = {}
     if put:
         out["put"] = put
+    if patch:
+        out["patch"] = patch
     if gone:
         out["del"] = gone
-    # The order apply makes: the old order less what is gone, then the new melds as put.
-    kept = [i for i in before if i in now]
-    made = kept + [m["id"] for m in put if m["id"] not in before]
+    # The order apply makes: the old order less what is gone, then the new items as put.
+    made = [i for i in before if i in now] + [m["id"] for m in put]
     order = [m["id"] for m in new]
     if made != order:
         out["order"] = order
-    return out
+    return out or None
 
 
 def _hand_changes(old: View, new: View) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    hset = {k: v for k, v in new.items()
-            if k not in ("players", "table") and (o := old[k]) is not v and o != v}
-    hset["t"] = new["t"]
-    out["set"] = hset
+    out: dict[str, Any] = {k: v for k, v in new.items()
+                           if k not in ("players", *KEYED_LISTS) and not _same(old[k], v)}
+    out["t"] = new["t"]
     players = {}
     for po, pn in zip(old["players"], new["players"]):
-        if po is not pn and po != pn:
+        if not _same(po, pn):
             players[pn["name"]] = {k: v for k, v in pn.items() if po[k] != v}
     if players:
         out["players"] = players
-    table = _table_changes(old["table"], new["table"])
-    if table is not None:
-        out["table"] = table
+    for key in KEYED_LISTS:
+        if not _same(old[key], new[key]):
+            ch = _list_changes(old[key], new[key])
+            if ch is not None:
+                out[key] = ch
     return out
 
 
@@ -89,9 +103,10 @@ def _same_hand(old: View, new: View) -> bool:
 
 
 def diff(old: View, new: View, *, new_hand: bool = False) -> dict[str, Any]:
-    """The ``changes`` from shared GAME_VIEW ``old`` to ``new`` (both with ``you`` and
-    ``hand`` null). ``new_hand``: send the hand view whole (a new hand was dealt)."""
-    gset = {k: v for k, v in new.items() if k != "hand" and (o := old[k]) is not v and o != v}
+    """The changes from shared GAME_VIEW ``old`` to ``new`` (both with ``you`` and ``hand``
+    null): ``{"set": {...}, "hand": {...}}`` (``hand`` absent when the hand view is replaced
+    whole or there is none). ``new_hand``: send the hand view whole (a new hand was dealt)."""
+    gset = {k: v for k, v in new.items() if k != "hand" and not _same(old[k], v)}
     gset["game_t"] = new["game_t"]
     out: dict[str, Any] = {"set": gset}
     oh, nh = old["hand"], new["hand"]
@@ -111,15 +126,12 @@ def replaces_hand(changes: dict[str, Any]) -> bool:
 # ---------------------------------------------------------------------------- apply (clients)
 
 
-def _apply_table(melds: list[View], ch: dict[str, Any]) -> list[View]:
+def _apply_list(items: list[View], ch: dict[str, Any]) -> list[View]:
     gone = set(ch.get("del", ()))
-    put = {m["id"]: m for m in ch.get("put", ())}
-    out: list[View] = []
-    for m in melds:
-        if m["id"] in gone:
-            continue
-        out.append(put.pop(m["id"], m))
-    out.extend(put.values())  # new melds, in the order given
+    patch = {m["id"]: m for m in ch.get("patch", ())}
+    out = [{**m, **patch[m["id"]]} if m["id"] in patch else m
+           for m in items if m["id"] not in gone]
+    out.extend(ch.get("put", ()))  # new items, in the order given
     if "order" in ch:
         by_id = {m["id"]: m for m in out}
         out = [by_id[i] for i in ch["order"]]
@@ -127,20 +139,20 @@ def _apply_table(melds: list[View], ch: dict[str, Any]) -> list[View]:
 
 
 def apply(game: View, changes: dict[str, Any], mine: dict[str, Any] | None = None) -> View:
-    """The GAME_VIEW after ``changes`` and ``mine`` (see the module docstring); ``game`` is
-    not changed. Raises ``KeyError``/``TypeError`` on changes that do not fit ``game``."""
+    """The GAME_VIEW after ``changes`` (``{"set", "hand"}``, as in a frame) and ``mine``
+    (see the module docstring); ``game`` is not changed. Raises ``KeyError``/``TypeError``
+    on changes that do not fit ``game``."""
     new = {**game, **changes.get("set", {})}
     hc = changes.get("hand")
     if hc is not None:
-        hand = dict(new["hand"])
-        hand.update(hc.get("set", {}))
+        hand = {**new["hand"], **hc}
         players = hc.get("players")
-        if players:
+        if players is not None:
             hand["players"] = [{**p, **players[p["name"]]} if p["name"] in players else p
-                               for p in hand["players"]]
-        table = hc.get("table")
-        if table is not None:
-            hand["table"] = _apply_table(hand["table"], table)
+                               for p in new["hand"]["players"]]
+        for key in KEYED_LISTS:
+            if key in hc:
+                hand[key] = _apply_list(new["hand"][key], hc[key])
         new["hand"] = hand
     if mine and new.get("hand") is not None:
         new["hand"] = {**new["hand"], **mine}
@@ -150,13 +162,13 @@ def apply(game: View, changes: dict[str, Any], mine: dict[str, Any] | None = Non
 def apply_frame(game: View | None, version: int | None, frame: dict[str, Any]
                 ) -> tuple[bool, View | None]:
     """A client's state after an ``update`` or ``snapshot`` frame: ``(ok, game)``. ``ok`` is
-    False on a gap (changes whose ``base`` is not ``version``, the version whose view
-    ``game`` is): the client keeps ``game`` and asks for a snapshot. A replay update (missed
-    events, a snapshot follows) leaves the state as it is."""
+    False on a gap (changes while ``game``, the view of ``version``, is not the view of the
+    frame's version − 1): the client keeps ``game`` and asks for a snapshot. A replay update
+    (missed events, a snapshot follows) leaves the state as it is."""
     if frame.get("type") == "snapshot" or "game" in frame:
         return True, frame.get("game")
-    if frame.get("replay") or "changes" not in frame:
+    if frame.get("replay") or "set" not in frame:
         return True, game
-    if game is None or version is None or frame.get("base") != version:
+    if game is None or version is None or frame.get("version") != version + 1:
         return False, game
-    return True, apply(game, frame["changes"], frame.get("mine"))
+    return True, apply(game, frame, frame.get("mine"))

@@ -7,7 +7,7 @@ a failed play sent back to them, so it goes to that player only (§5.5).
 
 Per batch a table builds the **shared** view (``engine.view.shared_game_view``: the
 spectator's, with nothing of any seat) once, diffs it against the one it sent before
-(``server.changes``: the same ``changes`` text for every seat), and adds each seat's own part
+(``server.changes``: the same ``set`` and ``hand`` texts for every seat), and adds each seat's own part
 (``mine``: its hand) and its events: :class:`ViewFeed`. Snapshots carry the whole view. The
 texts are put together here, each part serialised once (:func:`dumps`). Everything here is
 pure: the table's task calls it and puts the texts into the connections' queues.
@@ -140,8 +140,10 @@ class ViewFeed:
             changes = diff(cast(dict[str, Any], old), cast(dict[str, Any], new),
                            new_hand=old["hand_no"] != new["hand_no"])
             whole = replaces_hand(changes)
-            head = (f'{{"type":"update","version":{version},"base":{version - 1},'
-                    f'"changes":{dumps(changes)},"events":')
+            parts = [f'{{"type":"update","version":{version},"set":{dumps(changes["set"])}']
+            if "hand" in changes:
+                parts.append(f',"hand":{dumps(changes["hand"])}')
+            head = "".join(parts) + ',"events":'
             for seat in seats:
                 mine = ""
                 if seat is not None:
