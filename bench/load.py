@@ -36,7 +36,9 @@ Modes
     offer permessage-deflate, as browsers do; off by default), ``--gc-mode`` (the game server's
     collector policy, ``server/gctune.py``). ``BENCH_DUMP=path`` writes every latency sample
     (send time, latency, command id, each client's arrival) to ``path.game``/``path.bare``;
-    ``BENCH_SERVER_LOG=path`` keeps the game server's output.
+    ``BENCH_SERVER_LOG=path`` keeps the game server's output; ``BENCH_PROFILE=path`` runs it
+    under ``cProfile`` and writes its statistics there (setup included; the figures are then
+    the profiler's, not the server's).
 
 Every wait is bounded: setup steps time out, the measurement window is ``--seconds`` plus a
 drain of at most ``--drain`` seconds, and the search makes at most ``--max-steps`` runs.
@@ -210,7 +212,9 @@ def start_game_server(port: int, redis_url: str | None, gc_mode: str | None = No
         env["MACHIAVELOX_REDIS_URL"] = redis_url
     else:
         env["MACHIAVELOX_REDIS_URL"] = ""
-    return Proc([sys.executable, "-m", "server", "serve", "--port", str(port)], env,
+    profile = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if os.environ.get(
+        "BENCH_PROFILE") else []
+    return Proc([sys.executable, *profile, "-m", "server", "serve", "--port", str(port)], env,
                 log=Path(os.environ.get("BENCH_SERVER_LOG", os.devnull)))
 
 
@@ -316,7 +320,7 @@ class Client:
         self.acked: dict[str, int] = {}
         self.refused: dict[str, str] = {}
         self.card = "XX"
-        self.last_update = ""
+        self.own: list[str] | None = None  # this seat's hand, followed during the setup
         self._waiting: dict[str, asyncio.Future[str]] = {}
         self._reader: asyncio.Task[None] | None = None
         self.recording = False
@@ -340,7 +344,12 @@ class Client:
                     if self.recording:
                         self.hand.arrivals[frame_version(text)].append(now)
                         self.bytes += len(raw) if isinstance(raw, bytes) else len(raw.encode())
-                    self.last_update = text
+                    else:  # setup: follow the own hand (a whole view, or "mine" in changes)
+                        frame = json.loads(text)
+                        if frame.get("game") and frame["game"].get("hand"):
+                            self.own = frame["game"]["hand"]["hand"]
+                        elif "hand" in frame.get("mine", {}):
+                            self.own = frame["mine"]["hand"]
                 elif kind in ("ack", "refused"):
                     if self.recording:
                         self.bytes += len(raw) if isinstance(raw, bytes) else len(raw.encode())
@@ -377,15 +386,13 @@ class Client:
     async def first_draw(self, game: bool) -> None:
         """Draw once before the measurement (default workload): the card staged and unstaged
         afterwards, read from the update the draw made (a whole view, or the changes with
-        the seat's own hand under ``mine``)."""
+        the seat's own hand under ``mine``, followed by the reader)."""
         if self.cycle is not None:
             return
         await self.expect(f"{self.name}-setup", {"type": "command", "id": f"{self.name}-setup",
                                                  "do": "draw"})
-        if game and self.last_update:
-            frame = json.loads(self.last_update)
-            hand = (frame["game"]["hand"] if frame.get("game") else frame["mine"])["hand"]
-            self.card = hand[0]
+        if game and self.own:
+            self.card = self.own[0]
 
     async def run(self, start: float, seconds: float, phase: float) -> None:
         assert self.ws is not None

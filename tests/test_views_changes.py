@@ -225,3 +225,54 @@ def test_the_browser_applier_builds_the_same_views(tmp_path: Path) -> None:
                           timeout=120, env={"MVX_FRAMES": str(fixture), "PATH": "/usr/bin:/bin"})
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert f"frames {frames}" in proc.stdout, proc.stdout[-2000:]
+
+
+def test_a_bot_that_sees_a_gap_asks_for_a_snapshot_and_goes_on_from_it() -> None:
+    """``bots.client.BotPlayer`` (the league's bots and the server's bot seats): an update
+    that does not follow its view is not applied; the bot sends one ``resume`` with the
+    version of the view it holds, and takes the snapshot that answers it."""
+    import asyncio
+
+    from bots.brain import Brain
+    from bots.client import BotPlayer, Closed
+
+    game = {"phase": "hand", "game_t": 1.0, "hand": None}
+    frames = [
+        {"type": "welcome", "seat": "A", "code": "T", "version": 5},
+        {"type": "snapshot", "version": 5, "game": game, "table": {}},
+        {"type": "update", "version": 6, "set": {"game_t": 2.0}, "events": []},
+        {"type": "update", "version": 8, "set": {"game_t": 4.0}, "events": []},  # 7 missed
+        {"type": "update", "version": 9, "set": {"game_t": 5.0}, "events": []},
+        {"type": "snapshot", "version": 9, "game": {**game, "game_t": 5.5}, "table": {}},
+        {"type": "update", "version": 10, "set": {"game_t": 6.0}, "events": []},
+    ]
+
+    class Link:
+        def __init__(self) -> None:
+            self.sent: list[dict[str, Any]] = []
+            self.queue = [json.dumps(f) for f in frames]
+
+        async def send(self, text: str) -> None:
+            self.sent.append(json.loads(text))
+
+        async def recv(self) -> str:
+            if not self.queue:
+                raise Closed("end")
+            return self.queue.pop(0)
+
+        async def close(self) -> None:
+            pass
+
+    bot = BotPlayer(Brain("casual"))
+    link = Link()
+
+    async def go() -> None:
+        try:
+            await bot._read(link, asyncio.Event())  # type: ignore[arg-type]
+        except Closed:
+            pass
+
+    bot._awaiting_snapshot = True
+    asyncio.run(go())
+    assert link.sent == [{"type": "resume", "last_version": 6}]
+    assert bot.game == {**game, "game_t": 6.0} and bot.game_version == 10
