@@ -43,29 +43,39 @@ Modes
 Every wait is bounded: setup steps time out, the measurement window is ``--seconds`` plus a
 drain of at most ``--drain`` seconds, and the search makes at most ``--max-steps`` runs.
 
-Figures on the project machine (2 cores, 2026-11-29, quiet: load average under 1, no other
-work on either pinned CPU; two runs of the default, 300 hands = 900 clients, 20 s):
+Workloads (``--table``)
+    ``default``: fresh deals, the cycle above. ``busy``: every table starts from
+    :func:`busy_position` (27 melds) and each client plays :func:`busy_cycle` over and over:
+    stage two cards, move a card from one run to another and back, place a card on a third
+    run, cancel (the chain undo puts everything back), on melds of its own suit. ``both``:
+    the bare server and both workloads in one run, then the ratios and issue 19's targets.
+    Bytes per client per command: every ``update`` and ``ack`` byte the clients received in
+    the window, divided by the commands acknowledged and by three (a command makes an update
+    for each of its hand's three clients and an ack for its sender).
 
-=====================================  ==============  ==============  =========
-                                       bare server     game server     game/bare
-=====================================  ==============  ==============  =========
-latency p50                            0.29–0.31 ms    0.83–0.92 ms    ~2.9×
-latency p99                            0.64–0.73 ms    2.66–2.84 ms    ~4×
-latency max                            4.9–5.1 ms      5.3–7.1 ms      1.1–1.4×
-commands per second                    900             900
-server CPU per command                 135–149 µs      438–474 µs      3.2×
-RSS per hand (tables, no sockets)      —               46.5 KiB
-RSS per connection                     32.9 KiB        50.7 KiB        1.54×
-=====================================  ==============  ==============  =========
+Figures (issue 19) on the project machine, 2 cores, 2026-12-01, 300 hands (900 clients, 900
+commands/s offered), 20 s, memory store; **not quiet**: other helpers' test runs took 13–80 %
+of each pinned CPU (load average 3–5), so the latencies measure the machine's other load, not
+the servers (the bare server's own p99 ranged from 4.6 ms to 1,065 ms); CPU time per command
+and bytes are the robust figures. Four runs before (views rebuilt whole per seat and sent
+whole) and three after (one shared view per batch, changes):
 
-Targets at 300 hands: p99 ≤ 5 ms met (2.7–2.8 ms); CPU per command ≤ 3× the bare server's
-not quite (3.2×: three per-seat views built and serialised per command, ~100 µs each, are
-most of it; the store append and metrics add ~15 µs). Largest N with p99 ≤ 50 ms
-(``--find-max``, 10 s runs): 562 hands (1,686 clients, 1,686 commands/s, server CPU 68 %);
-618 did not (p99 72 ms). Variants at 300 hands: ``--gc-mode paced`` p99 9.8 ms (largest N 450),
-``--gc-mode cpython`` p99 228 ms and 534 µs/command (garbage-collector pauses: see
-``server/gctune.py``), ``--redis`` p99 7.2 ms and 626 µs/command (redis-server on the server's
-CPU), ``--deflate`` p99 6.0 ms, 689 µs/command (bare 255 µs: 2.7×), 100 KiB per connection.
+=====================================  ==============  ==============  ==============
+                                       bare server     before          after
+=====================================  ==============  ==============  ==============
+server CPU per command, default        213–339 µs      765–1,035 µs    760–873 µs
+server CPU per command, busy table     —               2,910–4,013 µs  886–939 µs
+busy / default CPU per command         —               2.9–4.3×        1.08–1.17×
+bytes per client per command, default  128             1,748–1,754     464–470
+bytes per client per command, busy     —               4,226–4,296     461–473
+busy table: commands/s served          —               105–414         592–900
+=====================================  ==============  ==============  ==============
+
+Before, the busy table saturated the server at 300 hands (95 % of a core for 414 of the 900
+commands a second offered); after, it costs what a fresh deal costs. What remains of a
+command's CPU is mostly not the game: a profile (``BENCH_PROFILE``) puts building, diffing
+and writing the views at about a tenth of the server's time, and most of the rest in the
+websocket stack, asyncio (a writer task per connection) and FastAPI.
 """
 
 from __future__ import annotations
