@@ -57,19 +57,24 @@ Figures (issue 19) on the project machine, 2 cores, 2026-12-01, 300 hands (900 c
 commands/s offered), 20 s, memory store; **not quiet**: other helpers' test runs took 13–80 %
 of each pinned CPU (load average 3–5), so the latencies measure the machine's other load, not
 the servers (the bare server's own p99 ranged from 4.6 ms to 1,065 ms); CPU time per command
-and bytes are the robust figures. Four runs before (views rebuilt whole per seat and sent
-whole) and three after (one shared view per batch, changes):
+and bytes are the robust figures. Five runs before (views rebuilt whole per seat and sent
+whole) and four after (one shared view per batch, changes):
 
 =====================================  ==============  ==============  ==============
                                        bare server     before          after
 =====================================  ==============  ==============  ==============
-server CPU per command, default        213–339 µs      765–1,035 µs    760–873 µs
-server CPU per command, busy table     —               2,910–4,013 µs  886–939 µs
-busy / default CPU per command         —               2.9–4.3×        1.08–1.17×
-bytes per client per command, default  128             1,748–1,754     464–470
+server CPU per command, default        213–339 µs      765–1,035 µs    741–873 µs
+server CPU per command, busy table     —               2,691–4,013 µs  886–939 µs
+busy / default CPU per command         —               2.9–4.3×        1.08–1.23×
+bytes per client per command, default  128             1,748–1,759     464–470
 bytes per client per command, busy     —               4,226–4,296     461–473
 busy table: commands/s served          —               105–414         592–900
 =====================================  ==============  ==============  ==============
+
+Largest N with p99 ≤ 50 ms (``--find-max``, 10 s runs, one after the other at 15:03–15:09):
+before 43 hands (N=50 did not), after 100 (N=112 did not): 2.3×, but both searches were
+decided by the other load (34–88 % of the CPUs); in one after-run that found the server's CPU
+to itself, 400 hands drew 1,147 commands/s at 94 % of its core, 820 µs per command.
 
 Before, the busy table saturated the server at 300 hands (95 % of a core for 414 of the 900
 commands a second offered); after, it costs what a fresh deal costs. What remains of a
