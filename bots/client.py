@@ -1,7 +1,8 @@
 """A bot as a client of the protocol (``docs/protocol.md``): the same frames a browser gets.
 
 :class:`BotPlayer` runs one seat: it reads ``welcome``/``snapshot``/``update`` frames, keeps
-the latest GAME_VIEW and the highest version, asks its :class:`~bots.brain.Brain` for the next
+the latest GAME_VIEW (built from the updates' changes, ``server.changes``) and the highest
+version, asks its :class:`~bots.brain.Brain` for the next
 command, sends it with a fresh id and waits for its ``ack``/``refused`` before the next one.
 Between two commands it waits its reaction time (``reaction`` seconds, ±20 % jitter when it
 is not 0). When the link drops it reconnects with backoff, sends ``resume`` with the last
@@ -31,6 +32,8 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from server.changes import apply_frame
 
 from .brain import Brain
 
@@ -212,6 +215,9 @@ class BotPlayer:
         self.report = BotReport()
         self.version: int | None = None
         self.game: dict[str, Any] | None = None
+        #: The version ``game`` is the view of (updates carry changes from it).
+        self.game_version: int | None = None
+        self._awaiting_snapshot = True
         self.seat: str | None = None
         self._received = 0.0
         self._frames = 0
@@ -278,6 +284,7 @@ class BotPlayer:
         """One connection: resume, then act until the game ends or the link drops. True when
         the server welcomed us (the connection worked)."""
         self._closed = False
+        self._awaiting_snapshot = True  # the resume brings one
         welcomed = asyncio.Event()
         await link.send(json.dumps({"type": "resume", "last_version": self.version}))
         reader = asyncio.get_running_loop().create_task(self._read(link, welcomed))
@@ -315,8 +322,18 @@ class BotPlayer:
                         continue
                     if isinstance(v, int):
                         self.version = v
-                    if msg.get("game") is not None or kind == "snapshot":
-                        self.game = msg.get("game")
+                    # Changes since the frame's base (server.changes); on a gap, ask for a
+                    # snapshot once.
+                    ok, game = apply_frame(self.game, self.game_version, msg)
+                    if kind == "snapshot":
+                        self._awaiting_snapshot = False
+                    if not ok:
+                        if not self._awaiting_snapshot:
+                            self._awaiting_snapshot = True
+                            await link.send(json.dumps({"type": "resume",
+                                                        "last_version": self.game_version}))
+                    elif not msg.get("replay"):
+                        self.game, self.game_version = game, v if isinstance(v, int) else None
                         self._received = loop.time()
                 elif kind in ("ack", "refused", "error"):
                     fut = self._waiting.pop(msg.get("id"), None)

@@ -34,13 +34,14 @@ Shape of :func:`hand_view` (keys always present)::
 
 from __future__ import annotations
 
+import weakref
 from typing import Any, TypedDict
 
 from . import cards as C
 from .game import Game
 from .hand import Hand
-from .melds import is_valid
-from .model import Event
+from .melds import display_order, is_valid
+from .model import Event, Play
 from .timeunits import sec
 
 
@@ -185,40 +186,123 @@ def _s(ms: int | None) -> float | None:
     return None if ms is None else sec(ms)
 
 
-def hand_view(hand: Hand, seat: str | None) -> HandView:
-    """The hand as ``seat`` may see it (None: a spectator, who sees no hand)."""
-    rules = hand.rules
-    open_plays = hand.open_plays()
+#: Every card id's face (R1), looked up instead of written each time: views name many cards.
+_NAME = [C.name(c) for c in range(C.JOKER_BASE + 64)]
+
+
+def _names(cards: list[int] | tuple[int, ...]) -> list[str]:
+    name = _NAME
+    return [name[c] for c in cards]
+
+
+class _HandParts:
+    """Per hand, parts of its view that change rarely, kept while they stay the same so that
+    the next view shares them (and a diff finds them unchanged at once): the timers (fixed
+    for the hand) and the removed cards (§1)."""
+
+    __slots__ = ("melds", "removed", "removed_key", "timers")
+
+    def __init__(self, hand: Hand) -> None:
+        rules = hand.rules
+        self.melds: dict[tuple[int, ...], MeldView] = {}
+        self.timers = {"play": rules.play, "hold": rules.hold, "inactivity": rules.inactivity,
+                       "freeze": rules.freeze, "absence": rules.absence,
+                       "tiebreak": rules.tiebreak, "pause": rules.pause}
+        self.removed_key: tuple[int, ...] = ()
+        self.removed: list[str] = []
+
+    def removed_names(self, removed: list[int]) -> list[str]:
+        key = tuple(removed)
+        if key != self.removed_key:
+            self.removed_key, self.removed = key, _names(removed)
+        return self.removed
+
+
+#: Per hand (keyed by the hand object's identity, never by the frozen RuleSet, whose hash
+#: costs more than the view it would save; a hand's rules never change): its
+#: :class:`_HandParts`, among them each meld's view by its id and cards (physical ids, as they
+#: lie): names in display order and validity (R3, R4) change only when the cards do. The meld
+#: cache is emptied past :data:`MELD_CACHE_SIZE` entries.
+_PARTS: weakref.WeakKeyDictionary[Hand, _HandParts] = weakref.WeakKeyDictionary()
+MELD_CACHE_SIZE = 4096
+
+
+def _parts(hand: Hand) -> _HandParts:
+    parts = _PARTS.get(hand)
+    if parts is None:
+        parts = _PARTS[hand] = _HandParts(hand)
+    elif len(parts.melds) > MELD_CACHE_SIZE:
+        parts.melds = {}
+    return parts
+
+
+def _quiet_meld(hand: Hand, mid: int, cards: list[int],
+                cache: dict[tuple[int, ...], MeldView]) -> MeldView:
+    """The view of a meld nobody is reworking (no open play on it, no hold): cached by its
+    cards, so the same dict comes back while the meld does not change (do not modify it)."""
+    key = (mid, *cards)
+    view = cache.get(key)
+    if view is None:
+        view = {"id": mid, "cards": _names(display_order(cards, hand.rules)),
+                "valid": is_valid(cards, hand.rules), "reworked_by": [], "on_trial": [],
+                "held": []}
+        cache[key] = view
+    return view
+
+
+def _table_view(hand: Hand, open_plays: list[Play], parts: _HandParts) -> list[MeldView]:
+    """The melds in the hand's order, each with who reworks it, its cards on trial (§5.4)
+    and the held ones (§6)."""
     reworking: dict[int, list[str]] = {}
+    trial: set[int] = set()
+    stacks = hand.card_stack
     for play in open_plays:
         for m in hand.melds_touched(play):
-            reworking.setdefault(m, [])
-            if play.player not in reworking[m]:
-                reworking[m].append(play.player)
+            players = reworking.setdefault(m, [])
+            if play.player not in players:
+                players.append(play.player)
+        for a in play.actions:
+            # On trial: the card's latest live move is this open play's (Hand.on_trial).
+            if not a.undone and (st := stacks.get(a.card)) and st[-1].play == play.id:
+                trial.add(a.card)
     for h in hand.holds.values():
-        reworking.setdefault(h.meld, [])
-        if h.player not in reworking[h.meld]:
-            reworking[h.meld].append(h.player)
+        players = reworking.setdefault(h.meld, [])
+        if h.player not in players:
+            players.append(h.player)
     held_cards = {h.card for h in hand.holds.values()}
+    cache = parts.melds
     table: list[MeldView] = []
     for mid, cards in hand.melds.items():
         if not cards:
             continue
-        table.append({
-            "id": mid,
-            "cards": hand.meld_view(mid),
-            "valid": is_valid(cards, rules),
-            "reworked_by": reworking.get(mid, []),
-            "on_trial": [C.name(c) for c in cards if hand.on_trial(c)],
-            "held": [C.name(c) for c in cards if c in held_cards],
-        })
+        by = reworking.get(mid)
+        if by is None and not held_cards and not trial:
+            table.append(_quiet_meld(hand, mid, cards, cache))
+            continue
+        quiet = _quiet_meld(hand, mid, cards, cache)
+        on_trial = [_NAME[c] for c in cards if c in trial] if trial else []
+        held = [_NAME[c] for c in cards if c in held_cards] if held_cards else []
+        if by is None and not on_trial and not held:
+            table.append(quiet)
+            continue
+        table.append({"id": mid, "cards": quiet["cards"], "valid": quiet["valid"],
+                      "reworked_by": by or [], "on_trial": on_trial, "held": held})
+    return table
+
+
+def shared_hand_view(hand: Hand) -> HandView:
+    """The part of :func:`hand_view` every seat shares: the spectator's view (``you`` and
+    ``hand`` None). Built once per batch (``server.frames``); nothing in it is a seat's own."""
+    rules = hand.rules
+    parts = _parts(hand)
+    open_plays = hand.open_plays()
     players: list[PlayerView] = []
     for p in hand.order:
         ps = hand.players[p]
         players.append({
             "name": p, "status": ps.status, "connected": ps.connected,
             "hand_count": len(hand.hands[p]), "stock_count": len(hand.stocks[p]),
-            "staging": C.names(hand.staging[p]), "open_play": ps.play,
+            "staging": _names(hand.staging[p]), "open_play": ps.play,
             "stop_used": ps.stop_used, "drew": ps.drew, "laid": ps.laid,
             "absent_until": _s(ps.absence_deadline_ms), "pending_draws": ps.pending_draws,
         })
@@ -237,19 +321,17 @@ def hand_view(hand: Hand, seat: str | None) -> HandView:
     return {
         "t": sec(hand.now_ms),
         "version": hand.version,
-        "you": seat,
+        "you": None,
         "rules": rules.name,
-        "timers": {"play": rules.play, "hold": rules.hold, "inactivity": rules.inactivity,
-                   "freeze": rules.freeze, "absence": rules.absence, "tiebreak": rules.tiebreak,
-                   "pause": rules.pause},
+        "timers": parts.timers,
         "players": players,
-        "hand": C.names(hand.hands[seat]) if seat in hand.players else None,
-        "table": table,
-        "removed": C.names(hand.removed),
+        "hand": None,
+        "table": _table_view(hand, open_plays, parts),
+        "removed": parts.removed_names(hand.removed),
         "plays": plays,
-        "holds": [{"player": h.player, "card": C.name(h.card), "meld": h.meld,
+        "holds": [{"player": h.player, "card": _NAME[h.card], "meld": h.meld,
                    "until": sec(h.deadline_ms)} for h in hand.holds.values()],
-        "reserved": [{"card": C.name(c), "player": hand.plays[pid].player}
+        "reserved": [{"card": _NAME[c], "player": hand.plays[pid].player}
                      for c, pid in hand.reserved.items()],
         "clocks": {
             "inactivity": _s(hand.inactivity_deadline_ms),
@@ -260,16 +342,36 @@ def hand_view(hand: Hand, seat: str | None) -> HandView:
         },
         "tiebreak": None if tb is None else {
             "players": list(tb.players), "until": sec(tb.deadline_ms),
-            "pile": {p: C.names(hand.hands[p]) for p in tb.players}},
+            "pile": {p: _names(hand.hands[p]) for p in tb.players}},
         "result": None if res is None else {"end": res.end, "winner": res.winner,
                                             "scores": dict(res.scores), "reasons": dict(res.reasons),
                                             "breakdown": {p: dict(t) for p, t in res.breakdown.items()}},
     }
 
 
-def game_view(game: Game, seat: str | None) -> GameView:
-    """The game as ``seat`` may see it: phase, totals, the history of hands,
-    the pause clock (seconds since the game began) and the current hand's view."""
+def own_hand(hand: Hand, seat: str | None) -> list[str] | None:
+    """The seat's own hand (faces, as they lie), the only private part of a hand view; None
+    for a spectator or a name not playing this hand."""
+    return _names(hand.hands[seat]) if seat is not None and seat in hand.players else None
+
+
+def seat_hand_view(shared: HandView, seat: str | None, own: list[str] | None) -> HandView:
+    """:func:`hand_view` from its shared part and the seat's own hand."""
+    if seat is None:
+        return shared
+    view = shared.copy()
+    view["you"] = seat
+    view["hand"] = own
+    return view
+
+
+def hand_view(hand: Hand, seat: str | None) -> HandView:
+    """The hand as ``seat`` may see it (None: a spectator, who sees no hand)."""
+    return seat_hand_view(shared_hand_view(hand), seat, own_hand(hand, seat))
+
+
+def shared_game_view(game: Game) -> GameView:
+    """The part of :func:`game_view` every seat shares (the spectator's game view)."""
     return {
         "phase": game.phase,
         "long": game.long,
@@ -286,8 +388,23 @@ def game_view(game: Game, seat: str | None) -> GameView:
         "result": None if game.result is None else {
             "winner": game.result.winner, "long_draw": game.result.long_draw,
             "totals": game.result.totals, "reason": game.result.reason},
-        "hand": None if game.hand is None else hand_view(game.hand, seat),
+        "hand": None if game.hand is None else shared_hand_view(game.hand),
     }
+
+
+def seat_game_view(shared: GameView, game: Game, seat: str | None) -> GameView:
+    """:func:`game_view` for ``seat`` from the shared part (:func:`shared_game_view`)."""
+    if seat is None or shared["hand"] is None or game.hand is None:
+        return shared
+    view = shared.copy()
+    view["hand"] = seat_hand_view(shared["hand"], seat, own_hand(game.hand, seat))
+    return view
+
+
+def game_view(game: Game, seat: str | None) -> GameView:
+    """The game as ``seat`` may see it: phase, totals, the history of hands,
+    the pause clock (seconds since the game began) and the current hand's view."""
+    return seat_game_view(shared_game_view(game), game, seat)
 
 
 def event_view(event: Event, seat: str | None) -> dict[str, Any]:

@@ -32,15 +32,17 @@ step() {
 }
 
 system_packages() {
-  if command -v redis-server >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1; then
+  # node: the browser's applier of changes runs under `node --test` (tests/js).
+  if command -v redis-server >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 \
+      && command -v node >/dev/null 2>&1; then
     return
   fi
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update
-    apt-get install -y --no-install-recommends redis-server chromium
+    apt-get install -y --no-install-recommends redis-server chromium nodejs
   else
-    echo "note: redis-server and chromium are needed by some tests; install them (as root: apt-get install redis-server chromium)" >&2
+    echo "note: redis-server, chromium and node are needed by some tests; install them (as root: apt-get install redis-server chromium nodejs)" >&2
   fi
 }
 

@@ -182,13 +182,21 @@ class SnapshotOut(_Out):
 
 
 class UpdateOut(_Out):
-    """``events`` are already filtered for the receiving seat; ``game`` is its view after them.
-    ``replay`` marks the missed events sent on reconnection (they are followed by a snapshot)."""
+    """The shape of an ``update`` (documentation and tests: the table writes these texts
+    itself, ``server.frames``, each part serialised once). ``events`` are already filtered for
+    the receiving seat. Then one of: ``set`` and ``hand`` (the changes of the shared view
+    since ``version - 1``) with ``mine`` (the seat's own part, when it changed; see
+    ``server.changes``); ``game``, the seat's whole view (the first update after the deal, or
+    one nobody had the version before of); or ``replay`` true (the missed events sent on
+    reconnection, with no view: a snapshot follows)."""
 
     type: Literal["update"] = "update"
     version: int
     events: list[dict[str, Any]]
-    game: dict[str, Any] | None
+    set: dict[str, Any] | None = None
+    hand: dict[str, Any] | None = None
+    mine: dict[str, Any] | None = None
+    game: dict[str, Any] | None = None
     replay: bool = False
 
 

@@ -63,7 +63,7 @@ from engine.rules import RuleSet
 from engine.variants import find_variant
 
 from .connection import Connection
-from .frames import Batch, snapshot_text, update_text
+from .frames import Batch, ViewFeed, replay_text
 from .logs import TableLog
 from .metrics import Metrics
 from .protocol import (
@@ -382,6 +382,8 @@ class Table:
         self.recorded = False
         self.events = EventLog(self.settings.log_size)
         self.journal: list[JournalEntry] = []
+        #: The views as last sent (``server.frames``): updates carry changes from them.
+        self.feed = ViewFeed()
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue(self.settings.inbox_size)
         self.conns: dict[int, Connection] = {}
         self._replies: dict[str, OrderedDict[str, str]] = {}
@@ -573,10 +575,9 @@ class Table:
                 self.metrics.chain_undos.inc(undos)
         if self.game.phase == "over" and not self.recorded:
             self._finish_pending = True
-        texts: dict[str | None, str] = {}
-        for conn in list(self.conns.values()):
-            if conn.seat not in texts:
-                texts[conn.seat] = update_text(version, [batch], self.game, conn.seat)
+        conns = list(self.conns.values())
+        texts = self.feed.updates(version, batch, self.game, {c.seat for c in conns})
+        for conn in conns:
             self._send(conn, texts[conn.seat])
         for kind in {e.kind for _, e in batch} & {"hand_ended", "pause_started", "game_ended"}:
             self.tlog.info(kind, version=version)
@@ -799,8 +800,8 @@ class Table:
         if last_version is not None and 0 <= last_version < head and self.game is not None:
             missed = self.events.since(last_version)
             if missed is not None:
-                self._send(conn, update_text(head, missed, self.game, conn.seat, replay=True))
-        self._send(conn, snapshot_text(head, self.game, conn.seat, self.summary()))
+                self._send(conn, replay_text(head, missed, conn.seat))
+        self._send(conn, self.feed.snapshot(head, self.game, conn.seat, self.summary()))
 
     def _unregister(self, conn: Connection) -> None:
         if self.conns.pop(conn.id, None) is None:

@@ -27,6 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from server.app import create_app
+from server.changes import apply_frame
 from server.settings import Settings
 from server.tables import Table
 
@@ -138,6 +139,8 @@ class Player:
         self.frames: list[Frame] = []
         self.version = 0
         self.game: dict[str, Any] | None = None
+        self.game_version: int | None = None
+        self._awaiting_snapshot = True
         self._queue: asyncio.Queue[Frame] = asyncio.Queue()
         self._reader: asyncio.Task[None] | None = None
         self._ids = (f"{name}-{n}" for n in itertools.count(next(self._counter) * 10000))
@@ -185,6 +188,7 @@ class Player:
             query.append(f"token={self.token}")
         url = f"{self.server.ws_url}/ws/{self.code}" + ("?" + "&".join(query) if query else "")
         self.closed.clear()
+        self._awaiting_snapshot = True
         self.ws = await connect(url, open_timeout=5, close_timeout=2, max_size=2**22, **NO_PROXY)
         Player.open_sockets.add(self)
         if resume:
@@ -199,8 +203,18 @@ class Player:
                 self.frames.append(frame)
                 if "version" in frame and frame["type"] in ("welcome", "snapshot", "update"):
                     self.version = max(self.version, frame["version"])
-                if frame["type"] in ("snapshot", "update") and frame.get("game") is not None:
-                    self.game = frame["game"]
+                if frame["type"] in ("snapshot", "update"):
+                    # Build the view from the changes (server.changes); the frame gets the
+                    # view after it as "game", for the tests to look at.
+                    ok, game = apply_frame(self.game, self.game_version, frame)
+                    if frame["type"] == "snapshot":
+                        self._awaiting_snapshot = False
+                    # A gap only before the snapshot a (re)connection brings.
+                    assert ok or self._awaiting_snapshot, (
+                        f"{self.name}: a gap at {frame['version']} (view of {self.game_version})")
+                    if ok and not frame.get("replay"):
+                        self.game, self.game_version = game, frame["version"]
+                    frame.setdefault("game", self.game)
                 self._queue.put_nowait(frame)
         except ConnectionClosed:
             pass  # the server closed or cut the connection: the test looks at what came

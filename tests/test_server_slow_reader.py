@@ -1,7 +1,7 @@
 """A client that stops reading is dropped and never slows the others (bounded outbound queues).
 
 C's socket is a raw TCP socket with a small receive buffer that completes the websocket
-handshake and then never reads again. A plays quickly (stage, unstage, ...) while B and a
+handshake and then never reads again (it asks for resyncs now and then). A plays quickly (stage, unstage, ...) while B and a
 spectator read normally. The server must cut C once its queue is full, tell the game (C is
 disconnected, R18), keep answering A promptly throughout, and let C back in with a snapshot.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 import socket
 import statistics
@@ -30,6 +31,10 @@ POSITION = {
 QUEUE = 16
 MAX_COMMANDS = 4000
 MAX_SECONDS = 30.0
+#: Every this many of A's commands the stalled C asks for a resync from version 0 (it still
+#: never reads): updates are small changes now, and the kernel's socket buffers would take
+#: thousands before C's queue fills; each resync's replay and snapshot fill it sooner.
+RESYNC_EVERY = 25
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +62,15 @@ def stalled_socket(port: int, path: str) -> socket.socket:
         head += chunk
     assert head.startswith(b"HTTP/1.1 101"), head
     return s
+
+
+def send_text(s: socket.socket, text: str) -> None:
+    """One masked websocket text frame (a client's), written raw."""
+    payload = text.encode()
+    assert len(payload) < 126
+    mask = os.urandom(4)
+    s.sendall(bytes([0x81, 0x80 | len(payload)]) + mask
+              + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
 
 def read_until_cut(s: socket.socket, timeout: float = 10.0) -> None:
@@ -102,6 +116,9 @@ def test_a_client_that_stops_reading_is_dropped_without_slowing_the_others(
             t = time.monotonic()
             await a.ok("stage" if i % 2 == 0 else "unstage", card="9D")
             latencies.append(time.monotonic() - t)
+            if i % RESYNC_EVERY == 0:
+                with contextlib.suppress(OSError):  # cut already
+                    send_text(slow, '{"type": "resume", "last_version": 0}')
             if c_dropped():
                 dropped_after = i + 1
                 break

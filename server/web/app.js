@@ -6,6 +6,7 @@
 // the player arranged their hand in, the selection, the language, the removed-cards toggle.
 import { t, setLang, getLang, onLangChange, refusalText } from "./i18n.js";
 import { api, Connection, ApiError } from "./net.js";
+import { applyFrame } from "./changes.js";
 import { h, toast, dockToast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
 import { reconcileOrder, sortBySuit, sortByRank } from "./cards.js";
 import { installDnd } from "./dnd.js";
@@ -43,6 +44,8 @@ export const S = {
   seat: null,
   version: -1,
   game: null,
+  gameVersion: null,      // the version S.game is the view of (updates carry changes from it)
+  awaitingSnapshot: true, // a snapshot is on its way (after connecting, or asked for on a gap)
   table: null,
   notices: [],            // {key, ev}
   seenEvents: new Set(),
@@ -119,6 +122,8 @@ function leaveTableView() {
   S.seenEvents = new Set();
   S.selection = [];
   S.version = -1;
+  S.gameVersion = null;
+  S.awaitingSnapshot = true;
   S.lastHand = null;
   S.fresh = new Map();
   S.hint = null;
@@ -311,6 +316,7 @@ function connect() {
     onMessage: onMessage,
     onState: (state, code, reason) => {
       S.connState = state;
+      if (state === "open") S.awaitingSnapshot = true; // the resume brings one
       if (state === "failed") {
         if (code === 4401 && S.session && !S.retriedToken) {
           // The server no longer accepts this token (restarted with a new secret): new session, same name.
@@ -354,18 +360,32 @@ function onMessage(msg) {
       return;
     case "snapshot":
       if (typeof msg.version === "number") S.version = Math.max(S.version, msg.version);
+      S.gameVersion = msg.version;
+      S.awaitingSnapshot = false;
       saveTableMemory();
       if (msg.table) S.table = msg.table;
       applyGame(msg.game);
       break;
-    case "update":
+    case "update": {
       if (typeof msg.version === "number") {
         if (msg.version < S.version) return; // an older view than the one shown
         S.version = msg.version;
       }
       addEvents(msg.events || []);
-      applyGame(msg.game);
+      // Changes since `base` (server/web/changes.js); on a gap, ask for a snapshot once.
+      const next = applyFrame(S.game, S.gameVersion, msg);
+      if (!next.ok) {
+        if (!S.awaitingSnapshot && S.conn) {
+          S.awaitingSnapshot = true;
+          S.conn.raw({ type: "resume", last_version: S.gameVersion });
+        }
+        break;
+      }
+      if (msg.replay) break; // the missed events; the snapshot follows
+      S.gameVersion = msg.version;
+      applyGame(next.game);
       break;
+    }
     case "table":
       S.table = msg.table;
       break;
