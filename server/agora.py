@@ -35,12 +35,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from .connection import Connection
+from .journal import DealOptions
 from .logs import TableLog
 from .metrics import Metrics
+from .registry import TableRegistry
 from .sessions import Session
 from .settings import Settings
 from .store import QueueEntry, Store, StoreError
-from .tables import DealOptions, TableError, TableRegistry
+from .tables import TableError
 
 #: Players per agora hand.
 GROUP = 3

@@ -22,10 +22,10 @@ from .gctune import GcPacer
 from .limits import Limits
 from .logs import redact_uvicorn_logs
 from .metrics import Metrics
+from .registry import TableRegistry
 from .sessions import Sessions
 from .settings import Settings
 from .store import GuardedStore, make_store
-from .tables import TableRegistry
 
 log = logging.getLogger("machiavelox.app")
 

@@ -40,20 +40,13 @@ from engine.view import hand_view
 
 from .connection import Connection
 from .errors import ApiError
+from .journal import SEATS, DealOptions
 from .limits import SENTENCES
 from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_client
+from .registry import TableRegistry
 from .sessions import Session, Sessions
 from .settings import Settings
-from .tables import (
-    SEATS,
-    SERVER_REFUSALS,
-    Attach,
-    DealOptions,
-    Detach,
-    Table,
-    TableFull,
-    TableRegistry,
-)
+from .tables import SERVER_REFUSALS, Attach, Detach, Table, TableFull
 
 Level = Literal["casual", "shark"]
 

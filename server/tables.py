@@ -18,7 +18,7 @@ connection is disconnected in the game (absence, R18): when its last socket clos
 deal if it has none yet; its first socket back reconnects it.
 
 The journal (deal spec plus ``(version, now, command)`` for every call that changed the game)
-replays the game exactly (:func:`replay`): tests use it to check every frame against the true
+replays the game exactly (:func:`server.journal.replay`): tests use it to check every frame against the true
 state, and the Redis store of the next issue can use it to restore tables.
 
 Storage (``server.store``): frames do not go straight to the sockets. While the task handles
@@ -46,24 +46,29 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import secrets
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine import cards as C
 from engine.errors import Refused
 from engine.game import Game
-from engine.hand import Command, Event, Hand
-from engine.melds import is_valid
-from engine.rules import RuleSet
-from engine.variants import find_variant
+from engine.hand import Command
 
 from .connection import Connection
-from .frames import Batch, snapshot_text, update_text
+from .frames import snapshot_text, update_text
+from .journal import (
+    SEATS,
+    DealOptions,
+    DealSpec,
+    EventLog,
+    JournalEntry,
+    hand_result,
+    replay,
+    stored_event,
+)
 from .logs import TableLog
 from .metrics import Metrics
 from .protocol import (
@@ -78,13 +83,9 @@ from .protocol import (
 )
 from .sessions import Session
 from .settings import Settings
-from .store import FinishedGame, HandScore, MemoryStore, Store, StoreConflict
+from .store import FinishedGame, HandScore, Store, StoreConflict
 
 Mode = Literal["single", "long"]
-#: Seats at a table: the variant's (``engine.variants``; Machiavelox is played by three).
-SEATS = find_variant("machiavelox").seats[1]
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-CODE_LENGTH = 6
 
 #: The server's own refusals, beside the engine's (``engine.errors.MESSAGES``).
 #: Seconds before a failed store append is tried again, doubling while it fails.
@@ -125,163 +126,6 @@ class TooManyWaiting(TableError):
     """One player holding too many tables that wait for players (a flood of creations)."""
 
     status = 429
-
-
-# ---------------------------------------------------------------------------- deals
-
-
-@dataclass(frozen=True)
-class DealOptions:
-    """How a table will deal, chosen at creation. ``position`` (tests only) is a conformance
-    ``start`` block plus ``players``: the placeholder names its keys use, given to the seats in
-    join order (default ``["A", "B", "C"]``)."""
-
-    seed: int
-    rules: RuleSet
-    long: bool = False
-    position: dict[str, Any] | None = None
-
-    def check(self) -> None:
-        """Raise ``ValueError`` when the position cannot be set up."""
-        if self.position is not None:
-            placeholders = position_players(self.position)
-            hand = _hand_from_position(placeholders, self.position, self.rules)
-            for mid, cards in hand.table().items():
-                if not is_valid(cards, self.rules):
-                    raise ValueError(f"position.table meld {mid} ({' '.join(C.names(cards))})"
-                                     " is not a valid run or set")
-
-    def resolve(self, seats: list[str]) -> DealSpec:
-        """The deal for these seat names (in join order)."""
-        position = None
-        if self.position is not None:
-            names = dict(zip(position_players(self.position), seats))
-            position = _rename_position(self.position, names)
-        return DealSpec(tuple(seats), self.seed, self.rules, self.long, position)
-
-
-def position_players(position: dict[str, Any]) -> list[str]:
-    players = position.get("players") or ["A", "B", "C"]
-    if not isinstance(players, list) or len(players) != SEATS or len(set(players)) != SEATS:
-        raise ValueError(f"position.players lists {SEATS} distinct names")
-    return [str(p) for p in players]
-
-
-def _rename_position(position: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    out = dict(position)
-    out["players"] = [names[p] for p in position_players(position)]
-    for key in ("hands", "stocks"):
-        if position.get(key):
-            out[key] = {names.get(p, p): v for p, v in position[key].items()}
-    for key in ("drew", "laid"):
-        if position.get(key):
-            out[key] = [names.get(p, p) for p in position[key]]
-    return out
-
-
-def _hand_from_position(players: list[str], position: dict[str, Any], rules: RuleSet) -> Hand:
-    return Hand.from_position(
-        players, table=position.get("table", []), hands=position.get("hands"),
-        stocks=position.get("stocks"), removed=position.get("removed", []),
-        drew=position.get("drew", []), laid=position.get("laid", []), rules=rules)
-
-
-@dataclass(frozen=True)
-class DealSpec:
-    """Everything that, with the journal, makes a game again: seats, seed, rules, mode and,
-    for a stacked test deal, the first hand's position (keyed by seat names)."""
-
-    players: tuple[str, ...]
-    seed: int
-    rules: RuleSet
-    long: bool
-    position: dict[str, Any] | None = None
-
-    def new_game(self) -> Game:
-        first = None
-        if self.position is not None:
-            first = _hand_from_position(list(self.players), self.position, self.rules)
-        return Game(list(self.players), self.seed, self.rules, long=self.long, first_hand=first)
-
-
-@dataclass(frozen=True)
-class JournalEntry:
-    """One call into the engine that produced events: ``apply(command, now)``, or
-    ``tick(now)`` when ``command`` is None. ``now``: seconds since the game began."""
-
-    version: int
-    now: float
-    command: Command | None
-
-
-def replay(spec: DealSpec, entries: list[JournalEntry]) -> Iterator[tuple[int, Game, Batch]]:
-    """Rebuild a game from its journal, yielding ``(version, game, batch)`` after each version
-    (version 1 is the deal) with the events that version logged. The same game object is
-    yielded each time, mutated."""
-    game = spec.new_game()
-    yield 1, game, game.drain_events()
-    for version, group in itertools.groupby(entries, key=lambda e: e.version):
-        for e in group:
-            if e.command is None:
-                game.tick(e.now)
-            else:
-                try:
-                    game.apply(e.command, e.now)
-                except Exception:  # noqa: BLE001, S110 - Refused, or an engine failure the live game met too
-                    pass
-        yield version, game, game.drain_events()
-
-
-# ---------------------------------------------------------------------------- the event log
-
-
-class EventLog:
-    """The last ``maxlen`` event batches, numbered from 1 (the version). In memory; the
-    next issue adds a Redis implementation of the same three members."""
-
-    def __init__(self, maxlen: int) -> None:
-        self._batches: deque[Batch] = deque(maxlen=maxlen)
-        self.head = 0  # the version of the newest batch (0: none yet)
-
-    def append(self, batch: Batch) -> int:
-        """Store a batch; its version."""
-        self._batches.append(batch)
-        self.head += 1
-        return self.head
-
-    def since(self, version: int) -> list[Batch] | None:
-        """The batches after ``version``, oldest first; None when some are no longer kept
-        (or ``version`` is from the future: another table or a restarted server)."""
-        if version > self.head or version < 0:
-            return None
-        oldest = self.head - len(self._batches) + 1
-        if version + 1 < oldest:
-            return None
-        start = version + 1 - oldest
-        return list(itertools.islice(self._batches, start, None))
-
-
-def stored_event(hand_no: int | None, event: Event) -> dict[str, Any]:
-    """An event as the store keeps it: its public fields and ``hand`` (as in ``frames``), and
-    what only its player may see under ``"private"`` (absent when nothing is private)."""
-    d = event.as_dict(with_private=False)
-    d.setdefault("hand", hand_no)
-    if event.private:
-        d["private"] = dict(event.private)
-    return d
-
-
-def hand_result(seat: str, winner: str | None, reasons: dict[str, str]) -> str:
-    """A seat's result in the ranking's history: ``won``, ``draw``, ``eliminated``, ``left``
-    or ``lost`` (from the hand's winner and its score reasons, R20)."""
-    if winner == seat:
-        return "won"
-    reason = reasons.get(seat, "")
-    if reason.startswith("draw"):
-        return "draw"
-    if reason in ("eliminated", "left"):
-        return reason
-    return "lost"
 
 
 # ---------------------------------------------------------------------------- inbox items
@@ -872,82 +716,3 @@ class Table:
         while len(replies) > self.settings.replies_kept:
             replies.popitem(last=False)
         self._reply(conn, text)
-
-
-# ---------------------------------------------------------------------------- the registry
-
-
-class TableRegistry:
-    """All tables of this server, in memory, by invite code. Tables log to ``store`` (default:
-    a :class:`~server.store.MemoryStore`) and count in ``metrics`` (optional)."""
-
-    def __init__(self, settings: Settings, store: Store | None = None,
-                 metrics: Metrics | None = None) -> None:
-        self.settings = settings
-        self.store: Store = store if store is not None else MemoryStore()
-        self.metrics = metrics
-        self.tables: dict[str, Table] = {}
-        self._janitor: asyncio.Task[None] | None = None
-        if metrics is not None:
-            metrics.watch_tables(
-                lambda: sum(1 for t in self.tables.values() if t.phase == "hand"),
-                lambda: len(self.tables))
-
-    def get(self, code: str) -> Table | None:
-        return self.tables.get(code.upper())
-
-    def require(self, code: str) -> Table:
-        table = self.get(code)
-        if table is None:
-            raise NoSuchTable("no_such_table", f"There is no table {code}.")
-        return table
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables:
-                return code
-
-    async def create(self, mode: Mode, creator: Session, options: DealOptions,
-                     *, agora: bool = False) -> tuple[Table, str]:
-        """A new table with ``creator`` in the first seat: ``(table, seat name)``. ``agora``:
-        matched by the agora, its finished hand counts in the ranking."""
-        if len(self.tables) >= self.settings.max_tables:
-            raise TooManyTables("too_many_tables", "The server is full: try again later.")
-        waiting = sum(1 for t in self.tables.values()
-                      if t.phase == "waiting" and t.creator_id == creator.player_id)
-        if not agora and waiting >= self.settings.max_waiting_tables_per_player:
-            raise TooManyWaiting(
-                "too_many_waiting_tables",
-                f"You already have {waiting} tables waiting for players: play or leave one first.")
-        table = Table(self._new_code(), mode, options, self.settings, store=self.store,
-                      metrics=self.metrics, agora=agora)
-        table.creator_id = creator.player_id
-        self.tables[table.code] = table
-        table.start()
-        seat = await table.join(creator)
-        return table, seat
-
-    def start(self) -> None:
-        self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
-
-    async def _sweep_forever(self) -> None:
-        interval = min(60.0, self.settings.table_idle_ttl / 2)
-        while True:
-            await asyncio.sleep(interval)
-            await self.sweep()
-
-    async def sweep(self) -> None:
-        """Forget waiting or finished tables that nobody has used for ``table_idle_ttl``."""
-        now = asyncio.get_running_loop().time()
-        for code, table in list(self.tables.items()):
-            if table.phase in ("waiting", "over") and table.idle_for(now) > self.settings.table_idle_ttl:
-                del self.tables[code]
-                await table.stop()
-                table.tlog.info("table forgotten")
-
-    async def close(self, timeout: float = 0.8) -> None:
-        """Stop every table at once, within ``timeout`` seconds (see :meth:`Table.stop`)."""
-        if self._janitor is not None:
-            self._janitor.cancel()
-        await asyncio.gather(*(t.stop(timeout) for t in list(self.tables.values())))

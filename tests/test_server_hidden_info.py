@@ -39,19 +39,11 @@ from engine.game import Game
 from engine.melds import is_valid
 from engine.rules import MACHIAVELOX
 from server.connection import Connection
+from server.journal import DealOptions, replay
 from server.protocol import CommandIn, ErrorOut, ResumeIn, parse_client
 from server.sessions import Sessions
 from server.settings import Settings
-from server.tables import (
-    Attach,
-    DealOptions,
-    Detach,
-    Join,
-    Resync,
-    Submit,
-    Table,
-    replay,
-)
+from server.tables import Attach, Detach, Join, Resync, Submit, Table
 
 TIMERS = {"play": 1.0, "hold": 0.4, "inactivity": 1.5, "freeze": 1.0, "absence": 1.2,
           "tiebreak": 1.0, "pause": 0.5}

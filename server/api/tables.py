@@ -16,10 +16,10 @@ from pydantic import BaseModel, Field, StrictInt
 from ..bots import BotSeats, get_bot_seats
 from ..deps import RegistryDep, SessionDep, SettingsDep
 from ..errors import STORE_UNAVAILABLE, ApiError
+from ..journal import DealOptions
 from ..limits import Limits, client_ip
 from ..protocol import TableSummary
 from ..store import Store
-from ..tables import DealOptions
 
 router = APIRouter(prefix="/api/tables")
 

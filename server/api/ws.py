@@ -56,9 +56,10 @@ from ..protocol import (
     dump_reply,
     parse_client,
 )
+from ..registry import TableRegistry
 from ..sessions import Sessions
 from ..settings import Settings
-from ..tables import Attach, Detach, Resync, Submit, Table, TableRegistry
+from ..tables import Attach, Detach, Resync, Submit, Table
 
 router = APIRouter()
 
