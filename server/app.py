@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from . import errors
 from .agora import Agora
 from .api import agora, health, metrics, ranking, sessions, tables, web, ws
+from .bots import restart_bots
 from .connection import CaptureTransport
 from .gctune import GcPacer
 from .limits import Limits
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         log.info("store: %s", store.kind)
         registry = TableRegistry(settings, store, app.state.metrics)
+        registry.on_restore = lambda table: restart_bots(app, table)
         app.state.registry = registry
         app.state.metrics.unsaved.set_function(lambda: health.unsaved_batches(registry))
         registry.start()

@@ -114,6 +114,8 @@ class JournalEntry:
     version: int
     now: float
     command: Command | None
+    #: The client's command id (``CommandIn.id``): None for the server's own calls.
+    ref: int | str | None = None
 
 
 def replay(spec: DealSpec, entries: list[JournalEntry]) -> Iterator[tuple[int, Game, Batch]]:
@@ -150,6 +152,13 @@ class EventLog:
         self._batches.append(batch)
         self.head += 1
         return self.head
+
+    def truncate(self, head: int) -> None:
+        """Forget the batches after version ``head`` (a roll-back, ``server.durable``)."""
+        while self.head > head and self._batches:
+            self._batches.pop()
+            self.head -= 1
+        self.head = min(self.head, head)
 
     def since(self, version: int) -> list[Batch] | None:
         """The batches after ``version``, oldest first; None when some are no longer kept

@@ -49,7 +49,7 @@ import contextlib
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -58,6 +58,17 @@ from engine.game import Game
 from engine.hand import Command
 
 from .connection import Connection
+from .durable import (
+    RESUME_POLL,
+    STORE_DOWN,
+    GameTime,
+    Saved,
+    entry_json,
+    mark_saved,
+    resume,
+    roll_back,
+    table_meta,
+)
 from .frames import snapshot_text, update_text
 from .journal import (
     SEATS,
@@ -83,7 +94,7 @@ from .protocol import (
 )
 from .sessions import Session
 from .settings import Settings
-from .store import FinishedGame, HandScore, Store, StoreConflict
+from .store import Fenced, FinishedGame, HandScore, Store, StoreConflict
 
 Mode = Literal["single", "long"]
 
@@ -91,6 +102,11 @@ Mode = Literal["single", "long"]
 #: Seconds before a failed store append is tried again, doubling while it fails.
 STORE_BACKOFF_FIRST = 0.25
 STORE_BACKOFF_MAX = 2.0
+
+#: Close code of a table's sockets when another process took the table over (or it was
+#: handed over): the client reconnects, and the proxy takes it to the new owner.
+CLOSE_MOVED = 1012
+TABLE_MOVED = "This table moved to another server process: try again in a moment."
 
 SERVER_REFUSALS = {
     "not_seated": "You are watching: only the three seated players play.",
@@ -119,6 +135,18 @@ class NoSuchTable(TableError):
 
 
 class TooManyTables(TableError):
+    status = 503
+
+
+class StoreDown(TableError):
+    """The store did not take the change (a durable table): nothing changed (503)."""
+
+    status = 503
+
+
+class TableMoved(TableError):
+    """Another process owns the table now (``server.lease``): ask again (503)."""
+
     status = 503
 
 
@@ -207,6 +235,8 @@ class Table:
     creator_id: str | None = None
     #: The player ids of the bots seated here (shown in the summary).
     bot_ids: set[str] = field(default_factory=set)
+    #: Bot seats' ``(level, reaction)`` by player id: a take-over restarts them.
+    bot_levels: dict[str, tuple[str, float | None]] = field(default_factory=dict)
     #: The table's clock in seconds (any origin); None: the event loop's. Tests inject a
     #: fake one to replay a game from its seed, whatever the machine's timing.
     clock: Callable[[], float] | None = None
@@ -216,8 +246,9 @@ class Table:
         #: The store's name for this game's event log (a code may come back after a restart).
         self.log_id = f"{self.code}-{secrets.token_hex(4)}"
         self._outbox: list[tuple[Connection, str]] = []
-        self._unsaved: list[tuple[int, list[dict[str, Any]]]] = []
-        self._failed: list[tuple[int, list[dict[str, Any]]]] = []
+        #: ``(version, stored events, journal entries as JSON)`` not yet in the store.
+        self._unsaved: list[tuple[int, list[dict[str, Any]], list[dict[str, Any]]]] = []
+        self._failed: list[tuple[int, list[dict[str, Any]], list[dict[str, Any]]]] = []
         self._retry_at = 0.0  # loop time of the next append after a failure
         self._backoff = STORE_BACKOFF_FIRST
         self._stopping = False
@@ -229,7 +260,23 @@ class Table:
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue(self.settings.inbox_size)
         self.conns: dict[int, Connection] = {}
         self._replies: dict[str, OrderedDict[str, str]] = {}
-        self._t0 = 0.0
+        #: Game time: seconds since the deal, stopped while the store fails (server.durable).
+        self.time = GameTime(self._clock)
+        # Durable tables (a Redis store, server.durable): the ownership epoch (0: not
+        # durable), what the store holds, and what waits for the next append.
+        self.epoch = 0
+        self.saved = Saved()
+        self.meta_dirty = False
+        self.answered: list[tuple[Connection, str, str, int | str]] = []
+        #: Commands whose append failed: answered once the store says (server.durable).
+        self.pending: list[tuple[Connection, str, str, int | str]] = []
+        self.joins: list[tuple[asyncio.Future[str], str]] = []
+        self._ref: int | str | None = None
+        #: Loop time until which the lease is known to be ours (server.lease).
+        self.lease_until = float("inf")
+        #: Called once when another process took the table over (server.registry).
+        self.on_fenced: Callable[[Table], None] | None = None
+        self.confirm_lease: Callable[[Table], Awaitable[None]] | None = None
         self._drops: list[Connection] = []
         #: Commands the engine failed on with an exception other than Refused (a bug):
         #: ``(now, command, error)``, for the logs and the engine's owner.
@@ -253,6 +300,14 @@ class Table:
                             online=[s.name for s in self.seats if s.live > 0], phase=self.phase,
                             agora=self.agora,
                             bots=[s.name for s in self.seats if s.player_id in self.bot_ids])
+
+    def add_bot(self, player_id: str, level: str, reaction: float | None) -> None:
+        """Mark a player as a bot seat (call inside the task, before its join): a take-over
+        restarts it with this level and pace."""
+        self.bot_ids.add(player_id)
+        self.bot_levels[player_id] = (level, reaction)
+        if self.epoch:
+            self.meta_dirty = True
 
     def seat_of(self, player_id: str | None) -> str | None:
         for s in self.seats:
@@ -307,13 +362,15 @@ class Table:
         return asyncio.get_running_loop().time() if self.clock is None else self.clock()
 
     def _now(self) -> float:
-        """Seconds since the game began, by the table's clock."""
-        return self._clock() - self._t0
+        """Seconds since the game began, by the table's clock (stopped while the store fails)."""
+        return self.time.now()
 
     def _timeout(self) -> float | None:
         """Seconds until the task must wake up without an item: the game's next deadline, or
         the next store retry (None: neither)."""
         wait: float | None = None
+        if self.time.stopped:
+            return RESUME_POLL  # no clock runs: only look whether the store is back
         if self.game is not None:
             deadline = self.game.next_deadline()
             wait = None if deadline is None else max(0.0, deadline - self._now())
@@ -337,6 +394,19 @@ class Table:
                     if isinstance(item, _Stop):
                         return
                     self.last_activity = asyncio.get_running_loop().time()
+                if (self.confirm_lease is not None
+                        and asyncio.get_running_loop().time() > self.lease_until):
+                    # Not sure the table is still ours (a pause longer than the lease):
+                    # find out before anything is sent.
+                    await self.confirm_lease(self)
+                    if self._stopping:
+                        if item is not None:
+                            self._refuse_moved(item)
+                        return
+                if self.time.stopped:
+                    await resume(self)  # the store may answer again (server.durable)
+                    if self._stopping:
+                        return
                 try:
                     if item is None:
                         self._tick()
@@ -389,6 +459,8 @@ class Table:
                 item.future.set_exception(e)
 
     def _tick(self) -> None:
+        if self.time.stopped:
+            return  # no clock runs (server.durable)
         if self.game is None:
             return
         now = self._now()
@@ -407,9 +479,11 @@ class Table:
         if not batch:
             return None
         version = self.events.append(batch)
-        if journal:
-            self.journal.append(JournalEntry(version, now, command))
-        self._unsaved.append((version, [stored_event(h, e) for h, e in batch]))
+        entry = JournalEntry(version, now, command, self._ref) if journal else None
+        if entry is not None:
+            self.journal.append(entry)
+        self._unsaved.append((version, [stored_event(h, e) for h, e in batch],
+                              [] if entry is None else [entry_json(entry)]))
         self.tlog.hand = self.game.hand_no
         if self.metrics is not None:
             undos = sum(1 for _, e in batch if e.kind == "chain_undo")
@@ -437,8 +511,8 @@ class Table:
         if self._failed and not self._unsaved and (
                 self._retry_at <= asyncio.get_running_loop().time()):
             await self._persist()
-        while self._unsaved or self._outbox or self._drops:
-            if self._unsaved:
+        while self._unsaved or self.meta_dirty or self._outbox or self._drops:
+            if self._unsaved or self.meta_dirty:
                 await self._persist()
             outbox, self._outbox = self._outbox, []
             for conn, text in outbox:
@@ -452,6 +526,9 @@ class Table:
             await self._record_finish()
 
     async def _persist(self) -> None:
+        if self.epoch:
+            await self._persist_durable()
+            return
         batches = self._failed + self._unsaved
         self._unsaved, self._failed = [], []
         if self.store is None or not batches:
@@ -462,7 +539,7 @@ class Table:
             self._failed = batches[-self.settings.log_size:]
             return
         try:
-            await self.store.append_batches(self.log_id, batches)
+            await self.store.append_batches(self.log_id, [(v, ev) for v, ev, _ in batches])
         except StoreConflict:
             self.tlog.exception("store refused batches", first=batches[0][0], last=batches[-1][0])
             self._count_store_error("append")
@@ -481,6 +558,56 @@ class Table:
                 self.tlog.warning("store caught up", first=batches[0][0], last=batches[-1][0])
             self._backoff = STORE_BACKOFF_FIRST
             self._retry_at = 0.0
+
+    async def _persist_durable(self) -> None:
+        """One fenced append of the item's batches and journal entries (and the meta when it
+        changed); then the item's replies and seats may go out. A failure undoes the item
+        (``server.durable.roll_back``); a fence stops the table (:meth:`fence`)."""
+        assert self.store is not None
+        batches, self._unsaved = self._unsaved, []
+        meta = table_meta(self) if self.meta_dirty else None
+        self.meta_dirty = False
+        try:
+            await self.store.table_append(self.code, self.epoch, self.log_id, meta,
+                                          self._now(), batches)
+        except (Fenced, StoreConflict) as e:
+            self.tlog.warning("table taken over by another process: stopping it",
+                              error=type(e).__name__)
+            self.fence("taken over")
+            return
+        except Exception as e:  # noqa: BLE001 - undo the item, stop game time
+            self.tlog.warning("store append failed", error=type(e).__name__)
+            self._count_store_error("append")
+            roll_back(self)
+            return
+        mark_saved(self)
+        self.answered.clear()
+        for fut, name in self.joins:
+            if not fut.done():
+                fut.set_result(name)
+        self.joins.clear()
+
+    def fence(self, reason: str) -> None:
+        """Another process owns the table now (or it was handed over): send nothing more,
+        close every socket with 1012 (clients reconnect, and reach the new owner), stop."""
+        if self._stopping:
+            return
+        self._stopping = True
+        self._outbox, self._unsaved = [], []
+        for conn in list(self.conns.values()):
+            conn.close_with(CLOSE_MOVED, reason)
+        for fut, _ in self.joins:
+            if not fut.done():
+                fut.set_exception(TableMoved("table_moved", TABLE_MOVED))
+        self.joins.clear()
+        self.tlog.warning("table stopped here", reason=reason)
+        if self.on_fenced is not None:
+            self.on_fenced(self)
+
+    def _refuse_moved(self, item: InboxItem) -> None:
+        fut = getattr(item, "future", None)
+        if isinstance(fut, asyncio.Future) and not fut.done():
+            fut.set_exception(TableMoved("table_moved", TABLE_MOVED))
 
     def _count_store_error(self, op: str) -> None:
         if self.metrics is not None:
@@ -519,6 +646,8 @@ class Table:
                 counted = await self.store.add_hand_points(self.log_id, results, at, self.code)
                 self.tlog.info("ranking updated", counted=counted,
                                points=",".join(f"{r.name}:{r.points}" for r in results))
+            if self.epoch:
+                await self.store.table_end(self.code)
         except Exception:  # noqa: BLE001 - logged and counted; the game is over anyway
             self.tlog.exception("store finish failed")
             self._count_store_error("finish")
@@ -553,6 +682,9 @@ class Table:
         if len(self.seats) >= SEATS:
             fut.set_exception(TableFull("table_full", "The three seats of this table are taken."))
             return
+        if self.time.stopped:
+            fut.set_exception(StoreDown("store_unavailable", STORE_DOWN))
+            return
         taken = {s.name for s in self.seats}
         name = session.name
         n = 2
@@ -561,7 +693,11 @@ class Table:
             n += 1
         self.seats.append(SeatInfo(session.player_id, name))
         self.tlog.info("seat taken", name, seats=len(self.seats))
-        fut.set_result(name)
+        if self.epoch:
+            self.joins.append((fut, name))  # resolved once the store has the seat
+            self.meta_dirty = True
+        else:
+            fut.set_result(name)
         if len(self.seats) == SEATS:
             self._deal()
         else:
@@ -570,7 +706,7 @@ class Table:
     def _deal(self) -> None:
         self.spec = self.options.resolve([s.name for s in self.seats])
         self.game = self.spec.new_game()
-        self._t0 = self._clock()
+        self.time.start()
         self.tlog.info("game dealt", long=self.spec.long, rules=self.spec.rules.name)
         self._broadcast_table()
         self._flush(0.0, None, journal=False)
@@ -601,8 +737,9 @@ class Table:
         self.tlog.warning("game rebuilt from its journal", entries=len(self.journal))
 
     def _connection_command(self, seat: str, do: str, now: float | None = None) -> None:
-        """Tell the game a seat's connection dropped or came back (R18)."""
-        if self.game is None:
+        """Tell the game a seat's connection dropped or came back (R18). Not while game time
+        is stopped: the game is told when it runs again (``server.durable``)."""
+        if self.game is None or self.time.stopped:
             return
         now = self._now() if now is None else now
         cmd = Command(seat, do)
@@ -686,6 +823,10 @@ class Table:
             self._reply(conn, dump(RefusedOut(id=msg.id, code="not_started",
                                               message=SERVER_REFUSALS["not_started"])))
             return
+        if self.time.stopped:  # the store fails: nothing may change (server.durable)
+            self._reply(conn, dump(RefusedOut(id=msg.id, code="store_unavailable",
+                                              message=STORE_DOWN)))
+            return
         cmd = Command(seat, msg.do, card=msg.card,
                       cards=tuple(msg.cards) if msg.cards is not None else None,
                       meld=msg.meld, to=msg.to)
@@ -705,7 +846,13 @@ class Table:
                                          message=SERVER_REFUSALS["internal_error"]))
         else:
             text = ""
-        version = None if failed else self._flush(now, cmd)
+        self._ref = msg.id
+        try:
+            version = None if failed else self._flush(now, cmd)
+        finally:
+            self._ref = None
+        if version is not None and self.epoch:
+            self.answered.append((conn, seat, key, msg.id))
         if self.metrics is not None:
             self.metrics.command_outcomes[
                 "internal_error" if failed else "refused" if text else "ack"].inc()

@@ -411,9 +411,9 @@ class Driver:
         target = self.now + seconds
         while self.table.game is not None:
             deadline = self.table.game.next_deadline()
-            if deadline is None or self.table._t0 + deadline > target:
+            if deadline is None or self.table.time.t0 + deadline > target:
                 break
-            self.now = max(self.now, self.table._t0 + deadline)
+            self.now = max(self.now, self.table.time.t0 + deadline)
             self.checker.look(None)
             self.table._tick()
             await self.settle()

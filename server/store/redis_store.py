@@ -50,8 +50,10 @@ from .base import (
     RankEntry,
     Store,
     StoreConflict,
+    TableRecord,
     competition_ranks,
 )
+from .owned import OwnedTables
 
 # KEYS: counted, rank, names, hands, history keys...; ARGV: hand_id, history max, then
 # (player id, name, points, history JSON) per player.
@@ -120,6 +122,7 @@ class RedisStore(Store):
         self._add_hand = client.register_script(_ADD_HAND)
         self._queue_join = client.register_script(_QUEUE_JOIN)
         self._queue_pop = client.register_script(_QUEUE_POP)
+        self.owned = OwnedTables(client, prefix, unfinished_ttl)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "mvx:", max_connections: int = 64,
@@ -305,6 +308,42 @@ class RedisStore(Store):
 
     async def delete_table(self, code: str) -> None:
         await self.r.delete(self._k("table", code))
+
+    # ------------------------------------------------------------ durable tables
+
+    durable = True
+
+    async def table_create(self, code: str, owner: str, meta: dict[str, Any],
+                           ttl: float) -> int:
+        return await self.owned.create(code, owner, meta, ttl)
+
+    async def table_acquire(self, code: str, owner: str, ttl: float) -> int | None:
+        return await self.owned.acquire(code, owner, ttl)
+
+    async def table_renew(self, owner: str, ttl: float,
+                          leases: Sequence[tuple[str, int, float]]) -> list[int]:
+        return await self.owned.renew(owner, ttl, leases)
+
+    async def table_append(self, code: str, epoch: int, log_id: str,
+                           meta: dict[str, Any] | None, game_time: float,
+                           batches: Sequence[tuple[int, EventDicts, list[dict[str, Any]]]]
+                           ) -> None:
+        await self.owned.append(code, epoch, log_id, meta, game_time, batches)
+
+    async def table_load(self, code: str) -> TableRecord | None:
+        return await self.owned.load(code)
+
+    async def table_release(self, code: str, owner: str, epoch: int) -> None:
+        await self.owned.release(code, owner, epoch)
+
+    async def table_want(self, code: str, owner: str) -> None:
+        await self.owned.want(code, owner)
+
+    async def table_end(self, code: str) -> None:
+        await self.owned.end(code)
+
+    async def tables_live(self) -> list[tuple[str, str | None]]:
+        return await self.owned.live()
 
     # ------------------------------------------------------------ lifecycle
 
