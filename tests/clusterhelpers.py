@@ -228,5 +228,6 @@ class Cluster:
         if self.proxy is not None:
             self.proxy.stop()
         self.redis.cleanup()
-        for node in self.nodes:
-            node.log.unlink(missing_ok=True)
+        if not os.environ.get("MVX_KEEP_LOGS"):
+            for node in self.nodes:
+                node.log.unlink(missing_ok=True)

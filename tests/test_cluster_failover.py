@@ -9,6 +9,7 @@ named, the log holds no command nobody sent, none twice, and play resumes within
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import signal
 import time
@@ -19,6 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from clusterhelpers import Cluster
+from serverhelpers import NO_PROXY
 
 from bots.brain import Brain
 from bots.client import BotPlayer, Link, websocket_connector
@@ -292,3 +294,61 @@ def test_redis_killed_and_restarted_mid_hand_loses_nothing_acknowledged(cluster:
         check_log(c, code, players)
 
     asyncio.run(asyncio.wait_for(go(), 90))
+
+
+def waiting(url: str) -> int:
+    return int(httpx.get(url + "/api/agora", trust_env=False, timeout=5).json()["waiting"])
+
+
+def test_the_agora_matches_players_waiting_on_three_processes(cluster: Cluster) -> None:
+    """One queue in Redis: players on three processes are matched together, each told their
+    position by their own process, and the entry of a player whose process died drops out."""
+    from websockets.asyncio.client import connect
+
+    c = cluster
+    tokens = [session(c, n) for n in ("Eve", "Fay", "Gus", "Hal")]
+
+    async def frame(ws: Any, kind: str, timeout: float = 10) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), deadline - time.monotonic()))
+            if msg.get("type") == kind:
+                return dict(msg)
+        raise AssertionError(f"no {kind} frame")
+
+    async def go() -> None:
+        socks = []
+        for i, token in enumerate(tokens):
+            node = c.nodes[i % 3]
+            socks.append(await connect(f"ws://127.0.0.1:{node.port}/ws/agora?token={token}",
+                                       open_timeout=10, **NO_PROXY))
+        try:
+            await socks[0].send(json.dumps({"type": "join"}))
+            assert (await frame(socks[0], "queued"))["position"] == 1
+            await socks[1].send(json.dumps({"type": "join"}))
+            assert (await frame(socks[1], "queued")) == {"type": "queued", "position": 2,
+                                                        "waiting": 2}
+            # The first player, on another process, hears that two wait now (its tick).
+            assert (await frame(socks[0], "queued"))["waiting"] == 2
+            await socks[2].send(json.dumps({"type": "join"}))
+            matched = [await frame(ws, "matched") for ws in socks[:3]]
+            assert len({m["code"] for m in matched}) == 1
+            assert sorted(m["seat"] for m in matched) == ["Eve", "Fay", "Gus"]
+            # A player waiting on a process that dies drops out of the queue within seconds.
+            await socks[3].send(json.dumps({"type": "join"}))
+            await frame(socks[3], "queued")
+            assert await asyncio.to_thread(waiting, c.nodes[1].url) == 1
+            c.nodes[0].signal(signal.SIGKILL)  # Hal's socket is on nodes[0] (index 3 % 3)
+            t0 = time.monotonic()
+            while await asyncio.to_thread(waiting, c.nodes[1].url) != 0:
+                assert time.monotonic() - t0 < 10, "a dead process's player stays queued"
+                await asyncio.sleep(0.2)
+        finally:
+            for ws in socks:
+                with contextlib.suppress(Exception):
+                    await ws.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(go(), 60))
+    finally:
+        restart_dead(c)

@@ -50,6 +50,10 @@ HISTORY_MAX = 1000
 #: Seconds an unfinished log is kept in Redis after its last append.
 UNFINISHED_TTL = 7 * 24 * 3600
 
+#: Seconds a queued player's entry stays in the matchmaking queue without renewal (the process
+#: holding their agora socket renews it, ``server.agora``).
+QUEUE_ALIVE = 5.0
+
 #: Logs the memory store keeps at most.
 MAX_LOGS = 10000
 
@@ -264,9 +268,22 @@ class Store(ABC):
     # ------------------------------------------------------------ matchmaking queue
 
     @abstractmethod
-    async def queue_join(self, player_id: str, name: str) -> bool:
+    async def queue_join(self, player_id: str, name: str, alive: float = QUEUE_ALIVE) -> bool:
         """Put a player at the end of the queue. False when already queued (the place is kept,
-        the name updated)."""
+        the name updated). The entry lives ``alive`` seconds unless renewed
+        (:meth:`queue_touch`); a stale entry is dropped before any pop or listing."""
+
+    async def queue_touch(self, player_ids: Sequence[str], alive: float = QUEUE_ALIVE) -> None:
+        """Renew the liveness of these queued players (their sockets are held here)."""
+        return None
+
+    async def agora_post(self, player_id: str, text: str) -> None:
+        """Leave a message for a player, taken by whichever process holds their socket."""
+        raise NotImplementedError
+
+    async def agora_take(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The messages left for these players, by player id, taken out."""
+        raise NotImplementedError
 
     @abstractmethod
     async def queue_leave(self, player_id: str) -> bool:
@@ -287,7 +304,7 @@ class Store(ABC):
 
     @abstractmethod
     async def queue_clear(self) -> None:
-        """Empty the queue (at server start: nobody from before a restart is still connected)."""
+        """Empty the queue (tests and operators: no server start does, other processes share it)."""
 
     # ------------------------------------------------------------ table records
 

@@ -142,8 +142,17 @@ class GuardedStore(Store):
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryEntry]:
         return await self._call("history", lambda: self.inner.history(player_id, limit))
 
-    async def queue_join(self, player_id: str, name: str) -> bool:
-        return await self._call("queue", lambda: self.inner.queue_join(player_id, name))
+    async def queue_join(self, player_id: str, name: str, alive: float = 5.0) -> bool:
+        return await self._call("queue", lambda: self.inner.queue_join(player_id, name, alive))
+
+    async def queue_touch(self, player_ids: Sequence[str], alive: float = 5.0) -> None:
+        await self._call("queue", lambda: self.inner.queue_touch(player_ids, alive))
+
+    async def agora_post(self, player_id: str, text: str) -> None:
+        await self._call("queue", lambda: self.inner.agora_post(player_id, text))
+
+    async def agora_take(self, player_ids: Sequence[str]) -> dict[str, str]:
+        return await self._call("queue", lambda: self.inner.agora_take(player_ids))
 
     async def queue_leave(self, player_id: str) -> bool:
         return await self._call("queue", lambda: self.inner.queue_leave(player_id))
