@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -231,3 +232,31 @@ class Cluster:
         if not os.environ.get("MVX_KEEP_LOGS"):
             for node in self.nodes:
                 node.log.unlink(missing_ok=True)
+
+
+_SHARED: dict[str, Cluster] = {}
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[Cluster]:
+    """One cluster of three processes for the whole run, shared by every module that imports
+    this fixture (each import makes a copy: the first one starts and stops it)."""
+    if "cluster" in _SHARED:
+        yield _SHARED["cluster"]
+        return
+    c = Cluster(3)
+    _SHARED["cluster"] = c
+    try:
+        yield c
+    finally:
+        del _SHARED["cluster"]
+        c.close()
+
+
+def restart_dead(c: Cluster) -> None:
+    """Start again the processes a test killed, and wait until they are ready."""
+    for node in c.nodes:
+        if node.proc is None or node.proc.poll() is not None:
+            node.start()
+    for node in c.nodes:
+        node.wait_ready()

@@ -13,13 +13,12 @@ import contextlib
 import json
 import signal
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import pytest
-from clusterhelpers import Cluster
+from clusterhelpers import Cluster, cluster, restart_dead
 from serverhelpers import NO_PROXY
 
 from bots.brain import Brain
@@ -28,6 +27,7 @@ from bots.client import BotPlayer, Link, websocket_connector
 pytestmark = pytest.mark.slow
 
 RESUME_BOUND = 30.0
+__all__ = ["cluster"]  # the shared fixture
 
 
 @dataclass
@@ -62,15 +62,6 @@ class RecordingLink:
 
     async def close(self) -> None:
         await self.inner.close()
-
-
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[Cluster]:
-    c = Cluster(3)
-    try:
-        yield c
-    finally:
-        c.close()
 
 
 def _post(c: Cluster, path: str, token: str | None = None, body: Any = None) -> dict[str, Any]:
@@ -177,14 +168,6 @@ def bot_entries(log: list[tuple[int, list[dict[str, Any]]]], after: int) -> int:
     version ``after``."""
     return sum(1 for v, es in log if v > after for e in es
                if "id" in e and str(e["c"]["p"]).startswith("Casual bot"))
-
-
-def restart_dead(c: Cluster) -> None:
-    for node in c.nodes:
-        if node.proc is None or node.proc.poll() is not None:
-            node.start()
-    for node in c.nodes:
-        node.wait_ready()
 
 
 def test_kill_9_of_an_owner_mid_hand_costs_seconds_not_the_hand(cluster: Cluster) -> None:
