@@ -85,25 +85,32 @@ end
 return out
 """
 
-# KEYS: tbl, log; ARGV: epoch, meta JSON or '', game time, unfinished ttl s, then
-# (version, events JSON, journal JSON) per batch.
+# KEYS: tbl, log; ARGV: epoch, meta JSON or '', game time, unfinished ttl s (0: do not renew
+# the keys' expiry this time), then (version, events JSON, journal JSON) per batch. Three
+# operations in the usual case (one batch): HMGET, XADD, HSET.
 _APPEND = """
-if redis.call('HGET', KEYS[1], 'epoch') ~= ARGV[1] then
-  return redis.error_reply('FENCED epoch ' .. tostring(redis.call('HGET', KEYS[1], 'epoch')))
+local cur = redis.call('HMGET', KEYS[1], 'epoch', 'head')
+if cur[1] ~= ARGV[1] then
+  return redis.error_reply('FENCED epoch ' .. tostring(cur[1]))
 end
-local head = tonumber(redis.call('HGET', KEYS[1], 'head') or '0')
+local head = tonumber(cur[2] or '0')
 for i = 5, #ARGV, 3 do
   local v = tonumber(ARGV[i])
   if v <= head then return redis.error_reply('CONFLICT version ' .. ARGV[i] .. ' <= ' .. head) end
   head = v
 end
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[1], 'meta', ARGV[2]) end
 for i = 5, #ARGV, 3 do
   redis.call('XADD', KEYS[2], ARGV[i] .. '-1', 'e', ARGV[i + 1], 'j', ARGV[i + 2], 'o', ARGV[1])
 end
-redis.call('HSET', KEYS[1], 'head', head, 'gt', ARGV[3])
-if #ARGV >= 5 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
-redis.call('EXPIRE', KEYS[1], ARGV[4])
+if ARGV[2] ~= '' then
+  redis.call('HSET', KEYS[1], 'head', head, 'gt', ARGV[3], 'meta', ARGV[2])
+else
+  redis.call('HSET', KEYS[1], 'head', head, 'gt', ARGV[3])
+end
+if ARGV[4] ~= '0' then
+  redis.call('EXPIRE', KEYS[1], ARGV[4])
+  if #ARGV >= 5 then redis.call('EXPIRE', KEYS[2], ARGV[4]) end
+end
 return 1
 """
 
@@ -121,6 +128,11 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'want', ARGV[1])
 return 1
 """
+
+
+#: A durable table's keys expire ``unfinished_ttl`` after the last renewal, renewed with each
+#: meta change and every this many versions.
+EXPIRE_EVERY = 100
 
 
 def _compact(obj: Any) -> str:
@@ -171,8 +183,10 @@ class OwnedTables:
     async def append(self, code: str, epoch: int, log_id: str, meta: dict[str, Any] | None,
                      game_time: float,
                      batches: Sequence[tuple[int, EventDicts, list[dict[str, Any]]]]) -> None:
+        # The keys' expiry is renewed with the meta, and every EXPIRE_EVERY versions.
+        renew = meta is not None or any(v == 1 or v % EXPIRE_EVERY == 0 for v, _, _ in batches)
         args: list[Any] = [epoch, "" if meta is None else _compact(meta), repr(float(game_time)),
-                           self.unfinished_ttl]
+                           self.unfinished_ttl if renew else 0]
         for version, events, journal in batches:
             args += [version, _compact(events), _compact(journal)]
         try:
