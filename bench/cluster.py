@@ -12,8 +12,8 @@ processes on it and HAProxy with ``deploy/haproxy.cfg`` in front (all on 127.0.0
 2. **appendfsync**: the 1-process run again with ``appendfsync everysec``: the difference is
    what ``always`` costs per command (Redis CPU, latency).
 3. **Failover** (2 processes): ``--kills`` times, the owner of a table being played is killed
-   (SIGKILL); the time from the kill to the first command acknowledged after it (median, max),
-   then the process is started again.
+   (SIGKILL); the time from the kill to the first command acknowledged on a socket opened
+   after it, i.e. by the new owner (median, max), then the process is started again.
 
     python bench/cluster.py                  # defaults: 30 tables, 20 s, 20 kills
     python bench/cluster.py --tables 10 --seconds 5 --kills 3   # quick look
@@ -173,6 +173,9 @@ class Client:
         self.card = CARDS[seat]
         self.interval = interval
         self.acks: list[tuple[float, float]] = []  # (when, latency)
+        self.after: list[float] = []  # when, for acks on a socket opened after ``mark``
+        self.mark = float("inf")
+        self.opened = 0.0
         self.n = 0
         self.staged = False
         self.pending: tuple[str, dict[str, Any], float] | None = None
@@ -182,6 +185,7 @@ class Client:
         while loop.time() < until:
             try:
                 async with connect(self.url, open_timeout=5, **NO_PROXY) as ws:
+                    self.opened = time.monotonic()
                     await ws.send(json.dumps({"type": "resume", "last_version": None}))
                     await self._play(ws, until)
             except Exception:  # noqa: BLE001 - the server died: reconnect
@@ -204,6 +208,8 @@ class Client:
             now = time.monotonic()
             if reply["type"] == "ack":
                 self.acks.append((now, now - sent))
+                if self.opened > self.mark:
+                    self.after.append(now)
                 self.staged = not self.staged
             elif reply.get("code") in ("card_not_in_hand", "card_not_staged"):
                 self.staged = not self.staged
@@ -263,9 +269,11 @@ def failover_run(args: argparse.Namespace) -> list[float]:
                     if owner is None:
                         return None
                     killed = time.monotonic()
+                    for cl in clients:
+                        cl.mark = killed  # count acks on sockets opened after the kill only
                     c.servers[owner].send_signal(signal.SIGKILL)
                     while time.monotonic() - killed < 30:
-                        after = [w for cl in clients for w, _ in cl.acks if w > killed]
+                        after = [w for cl in clients for w in cl.after]
                         if after:
                             took = min(after) - killed
                             c.servers[owner].wait(5)

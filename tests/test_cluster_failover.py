@@ -180,7 +180,7 @@ def test_kill_9_of_an_owner_mid_hand_costs_seconds_not_the_hand(cluster: Cluster
         players.start(code, tokens)
         players.start(bots_code, [bots_token])
         try:
-            await wait_for(lambda: len(players.acked(code)) >= 12
+            await wait_for(lambda: len(players.acked(code)) >= 8
                            and len(players.acked(bots_code)) >= 3, 30, "play")
             owner = c.node_of(code)
             assert owner is not None
@@ -194,7 +194,7 @@ def test_kill_9_of_an_owner_mid_hand_costs_seconds_not_the_hand(cluster: Cluster
                 node.signal(signal.SIGKILL)
             before = len(players.acked(code))
             took = await wait_for(lambda: players.last_ack(code) > killed_at
-                                  and len(players.acked(code)) > before + 3, RESUME_BOUND,
+                                  and len(players.acked(code)) > before + 2, RESUME_BOUND,
                                   "play resumed after the kill")
             await wait_for(lambda: bot_entries(c.journal(bots_code), head_before) >= 2,
                            RESUME_BOUND, "the bot seats play again")
@@ -239,7 +239,7 @@ def test_an_owner_paused_past_its_lease_never_writes_again(cluster: Cluster) -> 
             # Resumed: it finds out and stops the table; play goes on (maybe back on it, by
             # a handover once the proxy sees it up again).
             after = len(players.acked(code))
-            await wait_for(lambda: len(players.acked(code)) > after + 5, RESUME_BOUND,
+            await wait_for(lambda: len(players.acked(code)) > after + 3, RESUME_BOUND,
                            "play goes on after the old owner resumed")
         finally:
             await players.stop()
