@@ -6,12 +6,16 @@ on it), and a code this process does not hold is looked up there (:meth:`TableRe
 when its lease is free (its owner died, was paused past its lease, or shut down) this process
 takes it over, rebuilds it from its log and restarts its bot seats (``on_restore``); when a
 live process holds it, this one asks for it and waits (``server.lease``: handover) up to twice
-the lease, then gives up with :class:`TableBusy` (the client tries again).
+the lease, then gives up with :class:`TableBusy` (the client tries again). A sweeper
+(:meth:`TableRegistry.adopt_orphans`, every 5 s or so) takes over the unowned tables whose bot
+seats would otherwise wait for a person to come back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 import secrets
 from collections.abc import Callable
 
@@ -33,6 +37,10 @@ class TableBusy(TableError):
 
 #: Seconds between two tries to take a lease another process holds.
 ACQUIRE_POLL = 0.2
+#: Seconds (about) between two looks for tables with bot seats that no process owns.
+ADOPT_EVERY = 5.0
+
+log = logging.getLogger("machiavelox.registry")
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 CODE_LENGTH = 6
@@ -60,6 +68,7 @@ class TableRegistry:
         #: Called with each table rebuilt by a take-over (the app restarts its bot seats).
         self.on_restore: Callable[[Table], None] | None = None
         self._locks: dict[str, asyncio.Lock] = {}
+        self._adopter: asyncio.Task[None] | None = None
         if metrics is not None:
             metrics.watch_tables(
                 lambda: sum(1 for t in self.tables.values() if t.phase == "hand"),
@@ -99,7 +108,7 @@ class TableRegistry:
             raise NoSuchTable("no_such_table", f"There is no table {code}.")
         return table
 
-    async def _take_over(self, code: str) -> Table | None:
+    async def _take_over(self, code: str, *, wait: bool = True) -> Table | None:
         assert self.keeper is not None
         keeper = self.keeper
         loop = asyncio.get_running_loop()
@@ -112,6 +121,8 @@ class TableRegistry:
                 return None
             if epoch > 0:
                 break
+            if not wait:
+                return None
             if not asked:
                 await self.store.table_want(code, keeper.owner)
                 asked = True
@@ -192,6 +203,38 @@ class TableRegistry:
         self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
         if self.keeper is not None:
             self.keeper.start()
+            self._adopter = asyncio.get_running_loop().create_task(self._adopt_forever())
+
+    async def adopt_orphans(self) -> None:
+        """Take over the durable tables that no process owns and whose bot seats would
+        otherwise wait for a person to come back (the sweeper: tables of people only wait,
+        their time does not run). One try each, no waiting: another process may be quicker."""
+        if self.keeper is None:
+            return
+        for code, owner in await self.store.tables_live():
+            if owner is not None or code in self.tables:
+                continue
+            record = await self.store.table_load(code)
+            if record is None or not record.meta.get("bots") or len(record.meta["seats"]) < 3:
+                continue
+            table = await self.open_orphan(code)
+            if table is not None and table.phase == "over":
+                await self.store.table_end(code)
+
+    async def open_orphan(self, code: str) -> Table | None:
+        lock = self._locks.setdefault(code, asyncio.Lock())
+        async with lock:
+            if code in self.tables:
+                return self.tables[code]
+            return await self._take_over(code, wait=False)
+
+    async def _adopt_forever(self) -> None:
+        while True:
+            await asyncio.sleep(ADOPT_EVERY * random.uniform(0.8, 1.2))
+            try:
+                await self.adopt_orphans()
+            except Exception:  # noqa: BLE001 - the store is down: next round
+                log.warning("orphan sweep failed", exc_info=True)
 
     async def _sweep_forever(self) -> None:
         interval = min(60.0, self.settings.table_idle_ttl / 2)
@@ -214,6 +257,8 @@ class TableRegistry:
         """Stop every table at once, within ``timeout`` seconds (see :meth:`Table.stop`)."""
         if self._janitor is not None:
             self._janitor.cancel()
+        if self._adopter is not None:
+            self._adopter.cancel()
         tables = list(self.tables.values())
         if self.keeper is not None:
             await self.keeper.close()
