@@ -162,3 +162,42 @@ def test_the_sweeper_takes_over_an_unowned_table_with_bot_seats(redis_url: str) 
             assert sorted(k for k in bots.players if k.startswith(code)) == [
                 f"{code}/Casual bot", f"{code}/Casual bot 2"]
         run(go(), timeout=30)
+
+
+def test_the_lease_scripts_fence_an_old_owner_and_let_one_owner_in(redis_url: str) -> None:
+    """The scripts on a real Redis: an append or renewal under an old epoch is refused and
+    writes nothing; a held lease cannot be taken; an expired one can, raising the epoch."""
+    from redis.asyncio import Redis
+
+    from server.store import Fenced
+    from server.store.redis_store import RedisStore
+
+    prefix = f"fence{uuid.uuid4().hex[:8]}:"
+
+    async def go() -> None:
+        store = RedisStore.from_url(redis_url, prefix=prefix)
+        raw = Redis.from_url(redis_url, decode_responses=True)
+        try:
+            meta = {"log_id": "QQQQQQ-1", "seats": []}
+            e1 = await store.table_create("QQQQQQ", "old", meta, ttl=0.3)
+            assert e1 == 1
+            assert await store.table_create("QQQQQQ", "other", meta, ttl=5) == 0  # code taken
+            assert await store.table_acquire("QQQQQQ", "new", 5) == 0  # held by "old"
+            await store.table_append("QQQQQQ", e1, "QQQQQQ-1", None, 1.0, [(1, [], [])])
+            await asyncio.sleep(0.4)  # "old" paused past its lease
+            e2 = await store.table_acquire("QQQQQQ", "new", 5)
+            assert e2 == e1 + 1
+            with pytest.raises(Fenced):
+                await store.table_append("QQQQQQ", e1, "QQQQQQ-1", None, 2.0,
+                                         [(2, [], [{"t": 2.0}])])
+            assert await store.table_renew("old", 5, [("QQQQQQ", e1, 2.0)]) == [0]
+            await store.table_append("QQQQQQ", e2, "QQQQQQ-1", None, 1.5, [(2, [], [])])
+            entries = await raw.xrange(f"{prefix}log:QQQQQQ-1")
+            assert [(sid, f["o"]) for sid, f in entries] == [("1-1", "1"), ("2-1", "2")]
+            record = await store.table_load("QQQQQQ")
+            assert record is not None and record.epoch == e2 and record.owner == "new"
+            assert record.game_time == 1.5
+        finally:
+            await raw.aclose()
+            await store.close()
+    run(go(), timeout=20)
