@@ -13,7 +13,6 @@ MACHIAVELOX_REDIS_URL  unset: in memory            Redis (``redis://host:port/db
                                                    tables then survive their process
 MACHIAVELOX_REPLICAS   1                           server processes on that Redis (> 1: the
                                                    secret must be set)
-MACHIAVELOX_LEASE_SECONDS 3                        a durable table's lease (server.lease)
 MACHIAVELOX_TEST_DEALS false                       allow seeds, stacked positions and timers in
                                                    ``POST /api/tables`` (tests only)
 MACHIAVELOX_PLAY ...   the rule set's durations    clock overrides in seconds: PLAY, HOLD,

@@ -30,7 +30,11 @@ game goes on without waiting for it: the batches stay queued (at most ``log_size
 tried again with backoff (0.25 s, doubling to 2 s; the task wakes up for it even when idle;
 while the store is known to be down a try fails at once),
 while frames are sent meanwhile; ``/readyz`` answers 503 and ``machiavelox_unsaved_batches``
-counts them until the store has them all (the Durability issue will restore tables from it).
+counts them until the store has them all. That is for a store that is not durable. On Redis
+(``Store.durable``) the table's log is the truth (``server.durable``): each item's batches go
+with their journal entries in one fenced append (:meth:`Table._persist_durable`) before any
+frame is sent or reply given; a failed append undoes the item and stops game time; another
+process can rebuild the table from the log (``server.registry``, ``server.lease``).
 
 Failures (a bug): one inbox item that raises never stalls the table. It is logged and counted
 (``machiavelox_step_failures_total``), the connection that sent it is dropped, and the task

@@ -203,6 +203,12 @@ class Cluster:
         assert self.proxy is not None
         return self.proxy.url
 
+    def ready(self) -> Cluster:
+        """Every process answers ``/readyz`` (after :func:`restart_dead`)."""
+        for node in self.nodes:
+            node.wait_ready()
+        return self
+
     def owner_pid(self, code: str) -> int | None:
         """The pid of the process holding ``code``'s lease (owner ids are ``host:pid:x``)."""
         owner = self.redis.client().get(f"mvx:tbl:{code}:lease")
@@ -254,9 +260,8 @@ def cluster() -> Iterator[Cluster]:
 
 
 def restart_dead(c: Cluster) -> None:
-    """Start again the processes a test killed, and wait until they are ready."""
+    """Start again the processes a test killed; :meth:`Cluster.ready` waits for them (the next
+    test that uses the cluster, so that a restart overlaps whatever comes between)."""
     for node in c.nodes:
         if node.proc is None or node.proc.poll() is not None:
             node.start()
-    for node in c.nodes:
-        node.wait_ready()

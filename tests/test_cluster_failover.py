@@ -171,7 +171,7 @@ def bot_entries(log: list[tuple[int, list[dict[str, Any]]]], after: int) -> int:
 
 
 def test_kill_9_of_an_owner_mid_hand_costs_seconds_not_the_hand(cluster: Cluster) -> None:
-    c = cluster
+    c = cluster.ready()
     code, tokens = human_table(c, seed=101)
     bots_code, bots_token = bot_table(c)
 
@@ -213,7 +213,7 @@ def test_kill_9_of_an_owner_mid_hand_costs_seconds_not_the_hand(cluster: Cluster
 
 
 def test_an_owner_paused_past_its_lease_never_writes_again(cluster: Cluster) -> None:
-    c = cluster
+    c = cluster.ready()
     code, tokens = human_table(c, seed=202)
 
     async def go() -> None:
@@ -256,7 +256,7 @@ def test_an_owner_paused_past_its_lease_never_writes_again(cluster: Cluster) -> 
 
 
 def test_redis_killed_and_restarted_mid_hand_loses_nothing_acknowledged(cluster: Cluster) -> None:
-    c = cluster
+    c = cluster.ready()
     code, tokens = human_table(c, seed=303)
 
     async def go() -> None:
@@ -288,7 +288,7 @@ def test_the_agora_matches_players_waiting_on_three_processes(cluster: Cluster) 
     position by their own process, and the entry of a player whose process died drops out."""
     from websockets.asyncio.client import connect
 
-    c = cluster
+    c = cluster.ready()
     tokens = [session(c, n) for n in ("Eve", "Fay", "Gus", "Hal")]
 
     async def frame(ws: Any, kind: str, timeout: float = 10) -> dict[str, Any]:

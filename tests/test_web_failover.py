@@ -40,7 +40,7 @@ def api(c: Cluster, path: str, token: str | None = None, body: Any = None) -> di
 
 
 def test_the_page_survives_its_owner_being_killed(cluster: Cluster, browsers: Browsers) -> None:
-    c = cluster
+    c = cluster.ready()
     ada = api(c, "/api/session", body={"name": "Ada"})
     code = api(c, "/api/tables", ada["token"], {"mode": "single", "position": POSITION,
                "timers": {"absence": 600, "inactivity": 600}})["code"]
