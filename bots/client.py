@@ -26,6 +26,7 @@ import contextlib
 import itertools
 import json
 import random
+import secrets
 import urllib.error
 import urllib.request
 from collections.abc import Awaitable, Callable
@@ -123,6 +124,11 @@ async def join_table(base_url: str, token: str, code: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- websocket
 
 
+#: Seconds between two websocket pings of a bot; no pong within as long again: the socket is
+#: dead (a paused server or a cut network) and the bot reconnects.
+PING_INTERVAL = 5.0
+
+
 class WebSocketLink:
     """A websocket to ``/ws/{code}`` (the ``websockets`` library)."""
 
@@ -134,7 +140,9 @@ class WebSocketLink:
         from websockets.asyncio.client import connect
 
         url = f"{ws_url}/ws/{code}" + (f"?token={token}" if token else "")
-        kwargs: dict[str, Any] = {"open_timeout": 10, "close_timeout": 2, "max_size": 2**22}
+        # A socket silent for twice PING_INTERVAL (no pong) is dead: reconnect (issue 13).
+        kwargs: dict[str, Any] = {"open_timeout": 10, "close_timeout": 2, "max_size": 2**22,
+                                  "ping_interval": PING_INTERVAL, "ping_timeout": PING_INTERVAL}
         try:
             ws = await connect(url, proxy=None, **kwargs)
         except TypeError:  # websockets < 15 has no proxy support to turn off
@@ -225,7 +233,9 @@ class BotPlayer:
         self._waiting: dict[Any, asyncio.Future[dict[str, Any]]] = {}
         self._inflight: tuple[Any, dict[str, Any]] | None = None
         self._last_sent = 0.0
-        self._prefix = f"{name[:12]}-{next(self._ids)}-"
+        # Random too: a bot restarted by another process (a take-over) must not reuse the ids
+        # its table's dedup cache remembers.
+        self._prefix = f"{name[:12]}-{next(self._ids)}-{secrets.token_hex(3)}-"
         self._counter = itertools.count(1)
         self._closed = False
 

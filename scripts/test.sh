@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every check, on a fresh Debian machine as on a developer's (CI runs it through .ci/run):
 #
-#  1. the system packages the tests need (Redis server, Chromium), through apt when root;
+#  1. the system packages the tests need (Redis server, Chromium, HAProxy), through apt when root;
 #  2. uv, at the version pinned below, then the project and its test extra exactly as uv.lock
 #     has them, in .venv (`uv sync --locked` stops here when uv.lock does not match
 #     pyproject.toml; tests/test_packaging.py checks the same);
@@ -32,17 +32,18 @@ step() {
 }
 
 system_packages() {
-  # node: the browser's applier of changes runs under `node --test` (tests/js).
+  # node: the browser's applier of changes runs under `node --test` (tests/js);
+  # haproxy: the reverse proxy the cluster tests route through (deploy/haproxy.cfg).
   if command -v redis-server >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 \
-      && command -v node >/dev/null 2>&1; then
+      && command -v node >/dev/null 2>&1 && command -v haproxy >/dev/null 2>&1; then
     return
   fi
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update
-    apt-get install -y --no-install-recommends redis-server chromium nodejs
+    apt-get install -y --no-install-recommends redis-server chromium nodejs haproxy
   else
-    echo "note: redis-server, chromium and node are needed by some tests; install them (as root: apt-get install redis-server chromium nodejs)" >&2
+    echo "note: redis-server, chromium, node and haproxy are needed by some tests; install them (as root: apt-get install redis-server chromium nodejs haproxy)" >&2
   fi
 }
 

@@ -1,15 +1,21 @@
 """The agora (§13, R22): players queue, groups of three are matched and play one competitive
 single hand; each finished agora hand's points go to the public ranking.
 
-One asyncio task owns the agora (STYLE 6) and consumes its inbox in order: sockets entering
-and leaving, ``join`` and ``leave`` messages. The queue itself lives in the store
-(``Store.queue_*``: FIFO, idempotent join, groups of three popped at once), so that a Redis
-store could share it; the sockets live here. A player is in the queue only while one of their
-agora sockets is open: closing the last one leaves the queue, and the queue is emptied when
-the server starts (nobody from before a restart is still connected). With several server
-processes on one Redis, a group popped by one process whose members are connected to another
-is not matched: the members this process knows go back to the end of the queue (one process
-is the supported setup).
+One asyncio task owns the agora of a process (STYLE 6) and consumes its inbox in order:
+sockets entering and leaving, ``join`` and ``leave`` messages, and a tick every
+``AGORA_TICK`` seconds. The queue lives in the store (``Store.queue_*``: FIFO, idempotent
+join, groups of three popped at once by one atomic script), shared by every process on one
+Redis; the sockets live in the process that accepted them. A player is in the queue only while
+one of their agora sockets is open: closing the last one leaves the queue. Each entry has a
+liveness lease (``QUEUE_ALIVE``, 5 s) that the process holding the player's socket renews at
+every tick, so that the entries of a process that died drop out within seconds; no process
+start clears the queue.
+
+Across processes: whichever process pops a group (on a join) creates the table and tells
+the members it holds at once; for the others it leaves a ``matched`` message in the store
+(``Store.agora_post``), which the process holding their socket takes at its next tick
+(``Store.agora_take``) and sends. At every tick each process also sends its waiting players
+their position when it changed, so positions reach everyone wherever connected.
 
 When three are matched, the agora creates a table in ``single`` mode marked ``agora`` (its
 finished hand goes to the ranking, see ``server.tables``), seats the three in queue order and
@@ -35,15 +41,19 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from .connection import Connection
+from .journal import DealOptions
 from .logs import TableLog
 from .metrics import Metrics
+from .registry import TableRegistry
 from .sessions import Session
 from .settings import Settings
 from .store import QueueEntry, Store, StoreError
-from .tables import DealOptions, TableError, TableRegistry
+from .tables import TableError
 
 #: Players per agora hand.
 GROUP = 3
+#: Seconds between two agora ticks: liveness renewed, messages taken, positions sent.
+AGORA_TICK = 1.0
 
 # ---------------------------------------------------------------------------- messages
 
@@ -177,7 +187,11 @@ class _Stop:
     pass
 
 
-Item = Enter | Join | Leave | Exit | _Stop
+class Tick:
+    pass
+
+
+Item = Enter | Join | Leave | Exit | Tick | _Stop
 
 
 # ---------------------------------------------------------------------------- the agora
@@ -199,21 +213,28 @@ class Agora:
         self.by_player: dict[str, set[int]] = {}
         self.options: dict[str, DealOptions] = {}  # test-only deals, by queued player
         self.matched = 0  # groups matched since start
+        self._told: dict[str, tuple[int, int]] = {}  # the last position sent, by player
         self._task: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Empty the queue (see the module docstring) and start the task."""
-        try:
-            await self.store.queue_clear()
-        except Exception:
-            self.log.exception("agora queue clear failed")
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="agora")
+        """Start the task and its ticker (the queue is not cleared: other processes share it)."""
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(), name="agora")
+        self._ticker = loop.create_task(self._tick_forever(), name="agora-tick")
+
+    async def _tick_forever(self) -> None:
+        while True:
+            await asyncio.sleep(AGORA_TICK)
+            if self.by_player and self.inbox.empty():
+                await self.put(Tick())
 
     async def close(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(BaseException):
-                await self._task
+        for task in (self._ticker, self._task):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
 
     async def put(self, item: Item) -> None:
         await self.inbox.put(item)
@@ -259,6 +280,21 @@ class Agora:
                 item.conn.send(dump(LeftOut()))
         elif isinstance(item, Exit):
             await self._exit(item.conn)
+        elif isinstance(item, Tick):
+            await self._tick()
+
+    async def _tick(self) -> None:
+        """Renew the liveness of the players waiting here, hand them the ``matched`` messages
+        other processes left, and tell them their position when it changed."""
+        here = list(self.by_player)
+        if not here:
+            return
+        await self.store.queue_touch(here)
+        for pid, text in (await self.store.agora_take(here)).items():
+            self.options.pop(pid, None)
+            self._told.pop(pid, None)
+            self._send_player(pid, text)
+        await self._tell_positions()
 
     def _send_player(self, player_id: str, text: str) -> None:
         for cid in self.by_player.get(player_id, ()):
@@ -295,6 +331,7 @@ class Agora:
         pid = conn.player_id
         session = self.sessions[pid]
         new = await self.store.queue_join(pid, session.name)
+        self._told.pop(pid, None)  # a join is always answered with the position
         if options is not None and (new or pid not in self.options):
             self.options[pid] = options
         self.log.info("agora joined" if new else "agora join again", seat=session.name)
@@ -303,6 +340,7 @@ class Agora:
 
     async def _leave(self, player_id: str) -> None:
         self.options.pop(player_id, None)
+        self._told.pop(player_id, None)
         if await self.store.queue_leave(player_id):
             session = self.sessions.get(player_id)
             self.log.info("agora left", seat=session.name if session else player_id)
@@ -320,11 +358,16 @@ class Agora:
             self.sessions.pop(pid, None)
 
     async def _tell_positions(self) -> None:
+        """Send each player waiting here their place, when it is not what they were told."""
         members = await self.store.queue_members()
         if self.metrics is not None:
             self.metrics.agora_waiting.set(len(members))
         for i, entry in enumerate(members, 1):
-            self._send_player(entry.player_id, dump(QueuedOut(position=i, waiting=len(members))))
+            place = (i, len(members))
+            if entry.player_id in self.by_player and self._told.get(entry.player_id) != place:
+                self._told[entry.player_id] = place
+                self._send_player(entry.player_id,
+                                  dump(QueuedOut(position=i, waiting=len(members))))
 
     async def _match(self) -> None:
         """Start a game for every group of three waiting."""
@@ -332,13 +375,8 @@ class Agora:
             group = await self.store.queue_pop(GROUP)
             if group is None:
                 return
-            present = [e for e in group if e.player_id in self.by_player]
-            if len(present) < GROUP:
-                # Someone this process does not know (another process's socket, or gone):
-                # the others go back to the end of the queue.
-                for e in present:
-                    await self.store.queue_join(e.player_id, e.name)
-                continue
+            # Every member is live (the pop dropped stale entries); those connected to other
+            # processes are told through the store (see the module docstring).
             await self._start_game(group)
 
     async def _start_game(self, group: list[QueueEntry]) -> None:
@@ -362,5 +400,9 @@ class Agora:
         self.matched += 1
         self.log.info("agora matched", code=table.code, players=",".join(seats))
         for s, seat in zip(sessions, seats):
-            self._send_player(s.player_id, dump(MatchedOut(code=table.code, url=table.url,
-                                                           seat=seat, players=seats)))
+            text = dump(MatchedOut(code=table.code, url=table.url, seat=seat, players=seats))
+            self._told.pop(s.player_id, None)
+            if s.player_id in self.by_player:
+                self._send_player(s.player_id, text)
+            else:
+                await self.store.agora_post(s.player_id, text)

@@ -17,15 +17,16 @@ from fastapi.staticfiles import StaticFiles
 from . import errors
 from .agora import Agora
 from .api import agora, health, metrics, ranking, sessions, tables, web, ws
+from .bots import restart_bots
 from .connection import CaptureTransport
 from .gctune import GcPacer
 from .limits import Limits
 from .logs import redact_uvicorn_logs
 from .metrics import Metrics
+from .registry import TableRegistry
 from .sessions import Sessions
 from .settings import Settings
 from .store import GuardedStore, make_store
-from .tables import TableRegistry
 
 log = logging.getLogger("machiavelox.app")
 
@@ -66,6 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.store = store
         log.info("store: %s", store.kind)
         registry = TableRegistry(settings, store, app.state.metrics)
+        registry.on_restore = lambda table: restart_bots(app, table)
         app.state.registry = registry
         app.state.metrics.unsaved.set_function(lambda: health.unsaved_batches(registry))
         registry.start()

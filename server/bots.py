@@ -40,20 +40,13 @@ from engine.view import hand_view
 
 from .connection import Connection
 from .errors import ApiError
+from .journal import SEATS, DealOptions
 from .limits import SENTENCES
 from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_client
+from .registry import TableRegistry
 from .sessions import Session, Sessions
 from .settings import Settings
-from .tables import (
-    SEATS,
-    SERVER_REFUSALS,
-    Attach,
-    DealOptions,
-    Detach,
-    Table,
-    TableFull,
-    TableRegistry,
-)
+from .tables import SERVER_REFUSALS, Attach, Detach, Table, TableFull
 
 Level = Literal["casual", "shark"]
 
@@ -187,7 +180,7 @@ class BotSeats:
         for _ in range(count):
             _, session = self.sessions.issue(BOT_NAMES[level])
             pid = session.player_id
-            await table.call(functools.partial(table.bot_ids.add, pid))
+            await table.call(functools.partial(table.add_bot, pid, level, reaction))
             seat = await table.join(session)
             self.start(table, session, seat, level, reaction)
             seats.append(seat)
@@ -234,6 +227,15 @@ class BotSeats:
                 log.warning("%d bot tasks did not stop", len(pending))
 
 
+def restart_bots(app: Any, table: Table) -> None:
+    """Run again the bot seats of a table this process took over (``server.registry``)."""
+    seats = bot_seats(app)
+    for pid, (level, reaction) in table.bot_levels.items():
+        seat = table.seat_of(pid)
+        if seat is not None and f"{table.code}/{seat}" not in seats.players:
+            seats.start(table, Session(pid, seat), seat, level, reaction)
+
+
 def bot_seats(app: Any) -> BotSeats:
     """The app's :class:`BotSeats`, made on first use."""
     seats: BotSeats | None = getattr(app.state, "bots", None)
@@ -257,6 +259,7 @@ async def create_demo_table(app: Any, level: str = "casual", reaction: float | N
     _, session = seats.sessions.issue(BOT_NAMES[level])
     options = DealOptions(seed=secrets.randbits(62), rules=settings.rules(), long=False)
     table, seat = await registry.create("single", session, options)
+    await table.call(functools.partial(table.add_bot, session.player_id, level, reaction))
     seats.start(table, session, seat, level, reaction)
     await seats.add(table, level, 1, reaction)
     return table.code

@@ -7,9 +7,9 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from .errors import ApiError
+from .registry import TableRegistry
 from .sessions import Session, Sessions
 from .settings import Settings
-from .tables import TableRegistry
 
 
 def get_settings(request: Request) -> Settings:

@@ -33,6 +33,8 @@ log = logging.getLogger("machiavelox.app")
 
 # Websocket close codes (4000-4999 are the application's own).
 CLOSE_NORMAL = 1000
+# 1012 (a table's sockets when another process took it over) is server.tables.CLOSE_MOVED.
+CLOSE_TRY_AGAIN = 1013  # the table is moving between processes, or the store is down: reconnect
 CLOSE_POLICY_VIOLATION = 1008  # a frame over max_frame_bytes, or a flood (server.abuse)
 CLOSE_BAD_TOKEN = 4401  # the token is forged or expired: get a new session
 CLOSE_BAD_ORIGIN = 4403  # the page that opened the socket is not from this server's origin

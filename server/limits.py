@@ -54,8 +54,8 @@ from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindow
 from .abuse import Throttle
 from .errors import ApiError
 from .metrics import Metrics
+from .registry import TableRegistry
 from .settings import Settings
-from .tables import TableRegistry
 
 log = logging.getLogger("machiavelox.limits")
 

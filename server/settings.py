@@ -9,7 +9,10 @@ MACHIAVELOX_HOST       127.0.0.1                   address to listen on (Docker 
 MACHIAVELOX_PORT       8000                        port to listen on
 MACHIAVELOX_SECRET     random per start            key that signs session tokens
 MACHIAVELOX_REDIS_URL  unset: in memory            Redis (``redis://host:port/db``) for event logs,
-                                                   the agora queue and the ranking (server.store)
+                                                   the agora queue and the ranking (server.store);
+                                                   tables then survive their process
+MACHIAVELOX_REPLICAS   1                           server processes on that Redis (> 1: the
+                                                   secret must be set)
 MACHIAVELOX_TEST_DEALS false                       allow seeds, stacked positions and timers in
                                                    ``POST /api/tables`` (tests only)
 MACHIAVELOX_PLAY ...   the rule set's durations    clock overrides in seconds: PLAY, HOLD,
@@ -144,6 +147,13 @@ class Settings(BaseSettings):
     public_url: str | None = Field(
         default=None, description="the address players open (https://example.org); when set, its "
                                   "origin is the one websockets must come from")
+    lease_seconds: PositiveFloat = Field(
+        default=3.0, description="seconds a process's lease on a durable table (Redis) lasts "
+                                 "without renewal (renewed every third of it): a dead owner's "
+                                 "tables are taken over this long after it died")
+    replicas: PositiveInt = Field(
+        default=1, description="server processes sharing this Redis (docker compose sets it); "
+                               "above 1 with Redis, MACHIAVELOX_SECRET must be set")
     store_timeout: PositiveFloat = Field(
         default=1.0, description="seconds a store call may take before it counts as failed")
     shutdown_seconds: PositiveFloat = Field(
@@ -166,6 +176,10 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _draw_secret(self) -> Settings:
+        if self.secret is None and self.redis_url and self.replicas > 1:
+            raise ValueError("MACHIAVELOX_SECRET must be set when several server processes "
+                             "(MACHIAVELOX_REPLICAS > 1) share a Redis: each would draw its "
+                             "own and refuse the others' session tokens")
         if self.secret is None:
             self.secret = secrets.token_urlsafe(32)
             self.secret_generated = True

@@ -18,7 +18,7 @@ connection is disconnected in the game (absence, R18): when its last socket clos
 deal if it has none yet; its first socket back reconnects it.
 
 The journal (deal spec plus ``(version, now, command)`` for every call that changed the game)
-replays the game exactly (:func:`replay`): tests use it to check every frame against the true
+replays the game exactly (:func:`server.journal.replay`): tests use it to check every frame against the true
 state, and the Redis store of the next issue can use it to restore tables.
 
 Storage (``server.store``): frames do not go straight to the sockets. While the task handles
@@ -30,7 +30,11 @@ game goes on without waiting for it: the batches stay queued (at most ``log_size
 tried again with backoff (0.25 s, doubling to 2 s; the task wakes up for it even when idle;
 while the store is known to be down a try fails at once),
 while frames are sent meanwhile; ``/readyz`` answers 503 and ``machiavelox_unsaved_batches``
-counts them until the store has them all (the Durability issue will restore tables from it).
+counts them until the store has them all. That is for a store that is not durable. On Redis
+(``Store.durable``) the table's log is the truth (``server.durable``): each item's batches go
+with their journal entries in one fenced append (:meth:`Table._persist_durable`) before any
+frame is sent or reply given; a failed append undoes the item and stops game time; another
+process can rebuild the table from the log (``server.registry``, ``server.lease``).
 
 Failures (a bug): one inbox item that raises never stalls the table. It is logged and counted
 (``machiavelox_step_failures_total``), the connection that sent it is dropped, and the task
@@ -46,24 +50,40 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import secrets
 import time
-from collections import OrderedDict, deque
-from collections.abc import Callable, Iterator
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine import cards as C
 from engine.errors import Refused
 from engine.game import Game
-from engine.hand import Command, Event, Hand
-from engine.melds import is_valid
-from engine.rules import RuleSet
-from engine.variants import find_variant
+from engine.hand import Command
 
 from .connection import Connection
-from .frames import Batch, ViewFeed, replay_text
+from .durable import (
+    RESUME_POLL,
+    STORE_DOWN,
+    GameTime,
+    Saved,
+    entry_json,
+    mark_saved,
+    resume,
+    roll_back,
+    table_meta,
+)
+from .frames import ViewFeed, replay_text
+from .journal import (
+    SEATS,
+    DealOptions,
+    DealSpec,
+    EventLog,
+    JournalEntry,
+    hand_result,
+    replay,
+    stored_event,
+)
 from .logs import TableLog
 from .metrics import Metrics
 from .protocol import (
@@ -78,18 +98,19 @@ from .protocol import (
 )
 from .sessions import Session
 from .settings import Settings
-from .store import FinishedGame, HandScore, MemoryStore, Store, StoreConflict
+from .store import Fenced, FinishedGame, HandScore, Store, StoreConflict
 
 Mode = Literal["single", "long"]
-#: Seats at a table: the variant's (``engine.variants``; Machiavelox is played by three).
-SEATS = find_variant("machiavelox").seats[1]
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-CODE_LENGTH = 6
 
 #: The server's own refusals, beside the engine's (``engine.errors.MESSAGES``).
 #: Seconds before a failed store append is tried again, doubling while it fails.
 STORE_BACKOFF_FIRST = 0.25
 STORE_BACKOFF_MAX = 2.0
+
+#: Close code of a table's sockets when another process took the table over (or it was
+#: handed over): the client reconnects, and the proxy takes it to the new owner.
+CLOSE_MOVED = 1012
+TABLE_MOVED = "This table moved to another server process: try again in a moment."
 
 SERVER_REFUSALS = {
     "not_seated": "You are watching: only the three seated players play.",
@@ -121,167 +142,22 @@ class TooManyTables(TableError):
     status = 503
 
 
+class StoreDown(TableError):
+    """The store did not take the change (a durable table): nothing changed (503)."""
+
+    status = 503
+
+
+class TableMoved(TableError):
+    """Another process owns the table now (``server.lease``): ask again (503)."""
+
+    status = 503
+
+
 class TooManyWaiting(TableError):
     """One player holding too many tables that wait for players (a flood of creations)."""
 
     status = 429
-
-
-# ---------------------------------------------------------------------------- deals
-
-
-@dataclass(frozen=True)
-class DealOptions:
-    """How a table will deal, chosen at creation. ``position`` (tests only) is a conformance
-    ``start`` block plus ``players``: the placeholder names its keys use, given to the seats in
-    join order (default ``["A", "B", "C"]``)."""
-
-    seed: int
-    rules: RuleSet
-    long: bool = False
-    position: dict[str, Any] | None = None
-
-    def check(self) -> None:
-        """Raise ``ValueError`` when the position cannot be set up."""
-        if self.position is not None:
-            placeholders = position_players(self.position)
-            hand = _hand_from_position(placeholders, self.position, self.rules)
-            for mid, cards in hand.table().items():
-                if not is_valid(cards, self.rules):
-                    raise ValueError(f"position.table meld {mid} ({' '.join(C.names(cards))})"
-                                     " is not a valid run or set")
-
-    def resolve(self, seats: list[str]) -> DealSpec:
-        """The deal for these seat names (in join order)."""
-        position = None
-        if self.position is not None:
-            names = dict(zip(position_players(self.position), seats))
-            position = _rename_position(self.position, names)
-        return DealSpec(tuple(seats), self.seed, self.rules, self.long, position)
-
-
-def position_players(position: dict[str, Any]) -> list[str]:
-    players = position.get("players") or ["A", "B", "C"]
-    if not isinstance(players, list) or len(players) != SEATS or len(set(players)) != SEATS:
-        raise ValueError(f"position.players lists {SEATS} distinct names")
-    return [str(p) for p in players]
-
-
-def _rename_position(position: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
-    out = dict(position)
-    out["players"] = [names[p] for p in position_players(position)]
-    for key in ("hands", "stocks"):
-        if position.get(key):
-            out[key] = {names.get(p, p): v for p, v in position[key].items()}
-    for key in ("drew", "laid"):
-        if position.get(key):
-            out[key] = [names.get(p, p) for p in position[key]]
-    return out
-
-
-def _hand_from_position(players: list[str], position: dict[str, Any], rules: RuleSet) -> Hand:
-    return Hand.from_position(
-        players, table=position.get("table", []), hands=position.get("hands"),
-        stocks=position.get("stocks"), removed=position.get("removed", []),
-        drew=position.get("drew", []), laid=position.get("laid", []), rules=rules)
-
-
-@dataclass(frozen=True)
-class DealSpec:
-    """Everything that, with the journal, makes a game again: seats, seed, rules, mode and,
-    for a stacked test deal, the first hand's position (keyed by seat names)."""
-
-    players: tuple[str, ...]
-    seed: int
-    rules: RuleSet
-    long: bool
-    position: dict[str, Any] | None = None
-
-    def new_game(self) -> Game:
-        first = None
-        if self.position is not None:
-            first = _hand_from_position(list(self.players), self.position, self.rules)
-        return Game(list(self.players), self.seed, self.rules, long=self.long, first_hand=first)
-
-
-@dataclass(frozen=True)
-class JournalEntry:
-    """One call into the engine that produced events: ``apply(command, now)``, or
-    ``tick(now)`` when ``command`` is None. ``now``: seconds since the game began."""
-
-    version: int
-    now: float
-    command: Command | None
-
-
-def replay(spec: DealSpec, entries: list[JournalEntry]) -> Iterator[tuple[int, Game, Batch]]:
-    """Rebuild a game from its journal, yielding ``(version, game, batch)`` after each version
-    (version 1 is the deal) with the events that version logged. The same game object is
-    yielded each time, mutated."""
-    game = spec.new_game()
-    yield 1, game, game.drain_events()
-    for version, group in itertools.groupby(entries, key=lambda e: e.version):
-        for e in group:
-            if e.command is None:
-                game.tick(e.now)
-            else:
-                try:
-                    game.apply(e.command, e.now)
-                except Exception:  # noqa: BLE001, S110 - Refused, or an engine failure the live game met too
-                    pass
-        yield version, game, game.drain_events()
-
-
-# ---------------------------------------------------------------------------- the event log
-
-
-class EventLog:
-    """The last ``maxlen`` event batches, numbered from 1 (the version). In memory; the
-    next issue adds a Redis implementation of the same three members."""
-
-    def __init__(self, maxlen: int) -> None:
-        self._batches: deque[Batch] = deque(maxlen=maxlen)
-        self.head = 0  # the version of the newest batch (0: none yet)
-
-    def append(self, batch: Batch) -> int:
-        """Store a batch; its version."""
-        self._batches.append(batch)
-        self.head += 1
-        return self.head
-
-    def since(self, version: int) -> list[Batch] | None:
-        """The batches after ``version``, oldest first; None when some are no longer kept
-        (or ``version`` is from the future: another table or a restarted server)."""
-        if version > self.head or version < 0:
-            return None
-        oldest = self.head - len(self._batches) + 1
-        if version + 1 < oldest:
-            return None
-        start = version + 1 - oldest
-        return list(itertools.islice(self._batches, start, None))
-
-
-def stored_event(hand_no: int | None, event: Event) -> dict[str, Any]:
-    """An event as the store keeps it: its public fields and ``hand`` (as in ``frames``), and
-    what only its player may see under ``"private"`` (absent when nothing is private)."""
-    d = event.as_dict(with_private=False)
-    d.setdefault("hand", hand_no)
-    if event.private:
-        d["private"] = dict(event.private)
-    return d
-
-
-def hand_result(seat: str, winner: str | None, reasons: dict[str, str]) -> str:
-    """A seat's result in the ranking's history: ``won``, ``draw``, ``eliminated``, ``left``
-    or ``lost`` (from the hand's winner and its score reasons, R20)."""
-    if winner == seat:
-        return "won"
-    reason = reasons.get(seat, "")
-    if reason.startswith("draw"):
-        return "draw"
-    if reason in ("eliminated", "left"):
-        return reason
-    return "lost"
 
 
 # ---------------------------------------------------------------------------- inbox items
@@ -363,6 +239,8 @@ class Table:
     creator_id: str | None = None
     #: The player ids of the bots seated here (shown in the summary).
     bot_ids: set[str] = field(default_factory=set)
+    #: Bot seats' ``(level, reaction)`` by player id: a take-over restarts them.
+    bot_levels: dict[str, tuple[str, float | None]] = field(default_factory=dict)
     #: The table's clock in seconds (any origin); None: the event loop's. Tests inject a
     #: fake one to replay a game from its seed, whatever the machine's timing.
     clock: Callable[[], float] | None = None
@@ -372,8 +250,9 @@ class Table:
         #: The store's name for this game's event log (a code may come back after a restart).
         self.log_id = f"{self.code}-{secrets.token_hex(4)}"
         self._outbox: list[tuple[Connection, str]] = []
-        self._unsaved: list[tuple[int, list[dict[str, Any]]]] = []
-        self._failed: list[tuple[int, list[dict[str, Any]]]] = []
+        #: ``(version, stored events, journal entries as JSON)`` not yet in the store.
+        self._unsaved: list[tuple[int, list[dict[str, Any]], list[dict[str, Any]]]] = []
+        self._failed: list[tuple[int, list[dict[str, Any]], list[dict[str, Any]]]] = []
         self._retry_at = 0.0  # loop time of the next append after a failure
         self._backoff = STORE_BACKOFF_FIRST
         self._stopping = False
@@ -387,7 +266,23 @@ class Table:
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue(self.settings.inbox_size)
         self.conns: dict[int, Connection] = {}
         self._replies: dict[str, OrderedDict[str, str]] = {}
-        self._t0 = 0.0
+        #: Game time: seconds since the deal, stopped while the store fails (server.durable).
+        self.time = GameTime(self._clock)
+        # Durable tables (a Redis store, server.durable): the ownership epoch (0: not
+        # durable), what the store holds, and what waits for the next append.
+        self.epoch = 0
+        self.saved = Saved()
+        self.meta_dirty = False
+        self.answered: list[tuple[Connection, str, str, int | str]] = []
+        #: Commands whose append failed: answered once the store says (server.durable).
+        self.pending: list[tuple[Connection, str, str, int | str]] = []
+        self.joins: list[tuple[asyncio.Future[str], str]] = []
+        self._ref: int | str | None = None
+        #: Loop time until which the lease is known to be ours (server.lease).
+        self.lease_until = float("inf")
+        #: Called once when another process took the table over (server.registry).
+        self.on_fenced: Callable[[Table], None] | None = None
+        self.confirm_lease: Callable[[Table], Awaitable[None]] | None = None
         self._drops: list[Connection] = []
         #: Commands the engine failed on with an exception other than Refused (a bug):
         #: ``(now, command, error)``, for the logs and the engine's owner.
@@ -411,6 +306,14 @@ class Table:
                             online=[s.name for s in self.seats if s.live > 0], phase=self.phase,
                             agora=self.agora,
                             bots=[s.name for s in self.seats if s.player_id in self.bot_ids])
+
+    def add_bot(self, player_id: str, level: str, reaction: float | None) -> None:
+        """Mark a player as a bot seat (call inside the task, before its join): a take-over
+        restarts it with this level and pace."""
+        self.bot_ids.add(player_id)
+        self.bot_levels[player_id] = (level, reaction)
+        if self.epoch:
+            self.meta_dirty = True
 
     def seat_of(self, player_id: str | None) -> str | None:
         for s in self.seats:
@@ -465,13 +368,15 @@ class Table:
         return asyncio.get_running_loop().time() if self.clock is None else self.clock()
 
     def _now(self) -> float:
-        """Seconds since the game began, by the table's clock."""
-        return self._clock() - self._t0
+        """Seconds since the game began, by the table's clock (stopped while the store fails)."""
+        return self.time.now()
 
     def _timeout(self) -> float | None:
         """Seconds until the task must wake up without an item: the game's next deadline, or
         the next store retry (None: neither)."""
         wait: float | None = None
+        if self.time.stopped:
+            return RESUME_POLL  # no clock runs: only look whether the store is back
         if self.game is not None:
             deadline = self.game.next_deadline()
             wait = None if deadline is None else max(0.0, deadline - self._now())
@@ -495,6 +400,19 @@ class Table:
                     if isinstance(item, _Stop):
                         return
                     self.last_activity = asyncio.get_running_loop().time()
+                if (self.confirm_lease is not None
+                        and asyncio.get_running_loop().time() > self.lease_until):
+                    # Not sure the table is still ours (a pause longer than the lease):
+                    # find out before anything is sent.
+                    await self.confirm_lease(self)
+                    if self._stopping:
+                        if item is not None:
+                            self._refuse_moved(item)
+                        return
+                if self.time.stopped:
+                    await resume(self)  # the store may answer again (server.durable)
+                    if self._stopping:
+                        return
                 try:
                     if item is None:
                         self._tick()
@@ -547,6 +465,8 @@ class Table:
                 item.future.set_exception(e)
 
     def _tick(self) -> None:
+        if self.time.stopped:
+            return  # no clock runs (server.durable)
         if self.game is None:
             return
         now = self._now()
@@ -565,9 +485,11 @@ class Table:
         if not batch:
             return None
         version = self.events.append(batch)
-        if journal:
-            self.journal.append(JournalEntry(version, now, command))
-        self._unsaved.append((version, [stored_event(h, e) for h, e in batch]))
+        entry = JournalEntry(version, now, command, self._ref) if journal else None
+        if entry is not None:
+            self.journal.append(entry)
+        self._unsaved.append((version, [stored_event(h, e) for h, e in batch],
+                              [] if entry is None else [entry_json(entry)]))
         self.tlog.hand = self.game.hand_no
         if self.metrics is not None:
             undos = sum(1 for _, e in batch if e.kind == "chain_undo")
@@ -594,8 +516,8 @@ class Table:
         if self._failed and not self._unsaved and (
                 self._retry_at <= asyncio.get_running_loop().time()):
             await self._persist()
-        while self._unsaved or self._outbox or self._drops:
-            if self._unsaved:
+        while self._unsaved or self.meta_dirty or self._outbox or self._drops:
+            if self._unsaved or self.meta_dirty:
                 await self._persist()
             outbox, self._outbox = self._outbox, []
             for conn, text in outbox:
@@ -609,6 +531,9 @@ class Table:
             await self._record_finish()
 
     async def _persist(self) -> None:
+        if self.epoch:
+            await self._persist_durable()
+            return
         batches = self._failed + self._unsaved
         self._unsaved, self._failed = [], []
         if self.store is None or not batches:
@@ -619,7 +544,7 @@ class Table:
             self._failed = batches[-self.settings.log_size:]
             return
         try:
-            await self.store.append_batches(self.log_id, batches)
+            await self.store.append_batches(self.log_id, [(v, ev) for v, ev, _ in batches])
         except StoreConflict:
             self.tlog.exception("store refused batches", first=batches[0][0], last=batches[-1][0])
             self._count_store_error("append")
@@ -638,6 +563,56 @@ class Table:
                 self.tlog.warning("store caught up", first=batches[0][0], last=batches[-1][0])
             self._backoff = STORE_BACKOFF_FIRST
             self._retry_at = 0.0
+
+    async def _persist_durable(self) -> None:
+        """One fenced append of the item's batches and journal entries (and the meta when it
+        changed); then the item's replies and seats may go out. A failure undoes the item
+        (``server.durable.roll_back``); a fence stops the table (:meth:`fence`)."""
+        assert self.store is not None
+        batches, self._unsaved = self._unsaved, []
+        meta = table_meta(self) if self.meta_dirty else None
+        self.meta_dirty = False
+        try:
+            await self.store.table_append(self.code, self.epoch, self.log_id, meta,
+                                          self._now(), batches)
+        except (Fenced, StoreConflict) as e:
+            self.tlog.warning("table taken over by another process: stopping it",
+                              error=type(e).__name__)
+            self.fence("taken over")
+            return
+        except Exception as e:  # noqa: BLE001 - undo the item, stop game time
+            self.tlog.warning("store append failed", error=type(e).__name__)
+            self._count_store_error("append")
+            roll_back(self)
+            return
+        mark_saved(self)
+        self.answered.clear()
+        for fut, name in self.joins:
+            if not fut.done():
+                fut.set_result(name)
+        self.joins.clear()
+
+    def fence(self, reason: str) -> None:
+        """Another process owns the table now (or it was handed over): send nothing more,
+        close every socket with 1012 (clients reconnect, and reach the new owner), stop."""
+        if self._stopping:
+            return
+        self._stopping = True
+        self._outbox, self._unsaved = [], []
+        for conn in list(self.conns.values()):
+            conn.close_with(CLOSE_MOVED, reason)
+        for fut, _ in self.joins:
+            if not fut.done():
+                fut.set_exception(TableMoved("table_moved", TABLE_MOVED))
+        self.joins.clear()
+        self.tlog.warning("table stopped here", reason=reason)
+        if self.on_fenced is not None:
+            self.on_fenced(self)
+
+    def _refuse_moved(self, item: InboxItem) -> None:
+        fut = getattr(item, "future", None)
+        if isinstance(fut, asyncio.Future) and not fut.done():
+            fut.set_exception(TableMoved("table_moved", TABLE_MOVED))
 
     def _count_store_error(self, op: str) -> None:
         if self.metrics is not None:
@@ -676,6 +651,8 @@ class Table:
                 counted = await self.store.add_hand_points(self.log_id, results, at, self.code)
                 self.tlog.info("ranking updated", counted=counted,
                                points=",".join(f"{r.name}:{r.points}" for r in results))
+            if self.epoch:
+                await self.store.table_end(self.code)
         except Exception:  # noqa: BLE001 - logged and counted; the game is over anyway
             self.tlog.exception("store finish failed")
             self._count_store_error("finish")
@@ -710,6 +687,9 @@ class Table:
         if len(self.seats) >= SEATS:
             fut.set_exception(TableFull("table_full", "The three seats of this table are taken."))
             return
+        if self.time.stopped:
+            fut.set_exception(StoreDown("store_unavailable", STORE_DOWN))
+            return
         taken = {s.name for s in self.seats}
         name = session.name
         n = 2
@@ -718,7 +698,11 @@ class Table:
             n += 1
         self.seats.append(SeatInfo(session.player_id, name))
         self.tlog.info("seat taken", name, seats=len(self.seats))
-        fut.set_result(name)
+        if self.epoch:
+            self.joins.append((fut, name))  # resolved once the store has the seat
+            self.meta_dirty = True
+        else:
+            fut.set_result(name)
         if len(self.seats) == SEATS:
             self._deal()
         else:
@@ -727,7 +711,7 @@ class Table:
     def _deal(self) -> None:
         self.spec = self.options.resolve([s.name for s in self.seats])
         self.game = self.spec.new_game()
-        self._t0 = self._clock()
+        self.time.start()
         self.tlog.info("game dealt", long=self.spec.long, rules=self.spec.rules.name)
         self._broadcast_table()
         self._flush(0.0, None, journal=False)
@@ -758,8 +742,9 @@ class Table:
         self.tlog.warning("game rebuilt from its journal", entries=len(self.journal))
 
     def _connection_command(self, seat: str, do: str, now: float | None = None) -> None:
-        """Tell the game a seat's connection dropped or came back (R18)."""
-        if self.game is None:
+        """Tell the game a seat's connection dropped or came back (R18). Not while game time
+        is stopped: the game is told when it runs again (``server.durable``)."""
+        if self.game is None or self.time.stopped:
             return
         now = self._now() if now is None else now
         cmd = Command(seat, do)
@@ -843,6 +828,10 @@ class Table:
             self._reply(conn, dump(RefusedOut(id=msg.id, code="not_started",
                                               message=SERVER_REFUSALS["not_started"])))
             return
+        if self.time.stopped:  # the store fails: nothing may change (server.durable)
+            self._reply(conn, dump(RefusedOut(id=msg.id, code="store_unavailable",
+                                              message=STORE_DOWN)))
+            return
         cmd = Command(seat, msg.do, card=msg.card,
                       cards=tuple(msg.cards) if msg.cards is not None else None,
                       meld=msg.meld, to=msg.to)
@@ -862,7 +851,13 @@ class Table:
                                          message=SERVER_REFUSALS["internal_error"]))
         else:
             text = ""
-        version = None if failed else self._flush(now, cmd)
+        self._ref = msg.id
+        try:
+            version = None if failed else self._flush(now, cmd)
+        finally:
+            self._ref = None
+        if version is not None and self.epoch:
+            self.answered.append((conn, seat, key, msg.id))
         if self.metrics is not None:
             self.metrics.command_outcomes[
                 "internal_error" if failed else "refused" if text else "ack"].inc()
@@ -873,82 +868,3 @@ class Table:
         while len(replies) > self.settings.replies_kept:
             replies.popitem(last=False)
         self._reply(conn, text)
-
-
-# ---------------------------------------------------------------------------- the registry
-
-
-class TableRegistry:
-    """All tables of this server, in memory, by invite code. Tables log to ``store`` (default:
-    a :class:`~server.store.MemoryStore`) and count in ``metrics`` (optional)."""
-
-    def __init__(self, settings: Settings, store: Store | None = None,
-                 metrics: Metrics | None = None) -> None:
-        self.settings = settings
-        self.store: Store = store if store is not None else MemoryStore()
-        self.metrics = metrics
-        self.tables: dict[str, Table] = {}
-        self._janitor: asyncio.Task[None] | None = None
-        if metrics is not None:
-            metrics.watch_tables(
-                lambda: sum(1 for t in self.tables.values() if t.phase == "hand"),
-                lambda: len(self.tables))
-
-    def get(self, code: str) -> Table | None:
-        return self.tables.get(code.upper())
-
-    def require(self, code: str) -> Table:
-        table = self.get(code)
-        if table is None:
-            raise NoSuchTable("no_such_table", f"There is no table {code}.")
-        return table
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            if code not in self.tables:
-                return code
-
-    async def create(self, mode: Mode, creator: Session, options: DealOptions,
-                     *, agora: bool = False) -> tuple[Table, str]:
-        """A new table with ``creator`` in the first seat: ``(table, seat name)``. ``agora``:
-        matched by the agora, its finished hand counts in the ranking."""
-        if len(self.tables) >= self.settings.max_tables:
-            raise TooManyTables("too_many_tables", "The server is full: try again later.")
-        waiting = sum(1 for t in self.tables.values()
-                      if t.phase == "waiting" and t.creator_id == creator.player_id)
-        if not agora and waiting >= self.settings.max_waiting_tables_per_player:
-            raise TooManyWaiting(
-                "too_many_waiting_tables",
-                f"You already have {waiting} tables waiting for players: play or leave one first.")
-        table = Table(self._new_code(), mode, options, self.settings, store=self.store,
-                      metrics=self.metrics, agora=agora)
-        table.creator_id = creator.player_id
-        self.tables[table.code] = table
-        table.start()
-        seat = await table.join(creator)
-        return table, seat
-
-    def start(self) -> None:
-        self._janitor = asyncio.get_running_loop().create_task(self._sweep_forever())
-
-    async def _sweep_forever(self) -> None:
-        interval = min(60.0, self.settings.table_idle_ttl / 2)
-        while True:
-            await asyncio.sleep(interval)
-            await self.sweep()
-
-    async def sweep(self) -> None:
-        """Forget waiting or finished tables that nobody has used for ``table_idle_ttl``."""
-        now = asyncio.get_running_loop().time()
-        for code, table in list(self.tables.items()):
-            if table.phase in ("waiting", "over") and table.idle_for(now) > self.settings.table_idle_ttl:
-                del self.tables[code]
-                await table.stop()
-                table.tlog.info("table forgotten")
-
-    async def close(self, timeout: float = 0.8) -> None:
-        """Stop every table at once, within ``timeout`` seconds (see :meth:`Table.stop`)."""
-        if self._janitor is not None:
-            self._janitor.cancel()
-        await asyncio.gather(*(t.stop(timeout) for t in list(self.tables.values())))

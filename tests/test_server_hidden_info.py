@@ -41,19 +41,11 @@ from engine.rules import MACHIAVELOX
 from engine.view import game_view
 from server.changes import apply_frame
 from server.connection import Connection
+from server.journal import DealOptions, replay
 from server.protocol import CommandIn, ErrorOut, ResumeIn, parse_client
 from server.sessions import Sessions
 from server.settings import Settings
-from server.tables import (
-    Attach,
-    DealOptions,
-    Detach,
-    Join,
-    Resync,
-    Submit,
-    Table,
-    replay,
-)
+from server.tables import Attach, Detach, Join, Resync, Submit, Table
 
 TIMERS = {"play": 1.0, "hold": 0.4, "inactivity": 1.5, "freeze": 1.0, "absence": 1.2,
           "tiebreak": 1.0, "pause": 0.5}
@@ -442,9 +434,9 @@ class Driver:
         target = self.now + seconds
         while self.table.game is not None:
             deadline = self.table.game.next_deadline()
-            if deadline is None or self.table._t0 + deadline > target:
+            if deadline is None or self.table.time.t0 + deadline > target:
                 break
-            self.now = max(self.now, self.table._t0 + deadline)
+            self.now = max(self.now, self.table.time.t0 + deadline)
             self.checker.look(None)
             self.table._tick()
             await self.settle()

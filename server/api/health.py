@@ -10,8 +10,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from ..errors import STORE_UNAVAILABLE, error_body
+from ..registry import TableRegistry
 from ..store import Store
-from ..tables import TableRegistry
 
 router = APIRouter()
 

@@ -16,10 +16,10 @@ from pydantic import BaseModel, Field, StrictInt
 from ..bots import BotSeats, get_bot_seats
 from ..deps import RegistryDep, SessionDep, SettingsDep
 from ..errors import STORE_UNAVAILABLE, ApiError
+from ..journal import DealOptions
 from ..limits import Limits, client_ip
 from ..protocol import TableSummary
 from ..store import Store
-from ..tables import DealOptions
 
 router = APIRouter(prefix="/api/tables")
 
@@ -100,7 +100,7 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
 @router.post("/{code}/join")
 async def join_table(code: str, session: SessionDep, registry: RegistryDep) -> SeatOut:
     """Take a free seat; joining again with the same token gives the same seat."""
-    table = registry.require(code)
+    table = await registry.open_required(code)
     seat = await table.join(session)
     return SeatOut(code=table.code, url=table.url, seat=seat)
 
@@ -109,7 +109,7 @@ async def join_table(code: str, session: SessionDep, registry: RegistryDep) -> S
 async def add_bots(code: str, body: BotsIn, session: SessionDep, registry: RegistryDep,
                    bots: BotSeatsDep) -> BotsOut:
     """Seat bots in empty seats of a friendly table; only a player seated there may."""
-    table = registry.require(code)
+    table = await registry.open_required(code)
     if table.seat_of(session.player_id) is None:
         raise ApiError(403, "not_seated", "Only a player seated at this table can add bots.")
     names = await bots.add(table, body.level, body.count, body.reaction)
@@ -118,4 +118,4 @@ async def add_bots(code: str, body: BotsIn, session: SessionDep, registry: Regis
 
 @router.get("/{code}")
 async def get_table(code: str, registry: RegistryDep) -> TableSummary:
-    return registry.require(code).summary()
+    return (await registry.open_required(code)).summary()

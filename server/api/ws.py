@@ -42,6 +42,7 @@ from ..errors import (
     CLOSE_NO_SUCH_TABLE,
     CLOSE_REPLACED,
     CLOSE_TOO_MANY_SOCKETS,
+    CLOSE_TRY_AGAIN,
 )
 from ..limits import SENTENCES, Limits, client_ip, origin_allowed
 from ..protocol import (
@@ -56,9 +57,10 @@ from ..protocol import (
     dump_reply,
     parse_client,
 )
+from ..registry import TableRegistry
 from ..sessions import Sessions
 from ..settings import Settings
-from ..tables import Attach, Detach, Resync, Submit, Table, TableRegistry
+from ..tables import Attach, Detach, Resync, Submit, Table
 
 router = APIRouter()
 
@@ -141,7 +143,11 @@ async def _table_socket(websocket: WebSocket, code: str, settings: Settings,
     state = websocket.app.state
     token = websocket.query_params.get("token") or bearer(websocket.headers.get("authorization"))
     session = sessions.verify(token)
-    table = registry.get(code)
+    try:
+        table = await registry.open(code)  # taken over when durable and not here
+    except Exception:  # noqa: BLE001 - busy moving, or the store is down: try again
+        await websocket.close(CLOSE_TRY_AGAIN, "try again")
+        return
     if table is None:
         await websocket.close(CLOSE_NO_SUCH_TABLE, "no such table")
         return

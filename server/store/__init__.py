@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import (
+    Fenced,
     FinishedGame,
     HandScore,
     HistoryEntry,
@@ -16,15 +17,16 @@ from .base import (
     Store,
     StoreConflict,
     StoreError,
+    TableRecord,
 )
 from .guard import GuardedStore, StoreUnavailable
 from .jitter import JitterStore
 from .memory import MemoryStore
 
 __all__ = [
-    "FinishedGame", "GuardedStore", "HandScore", "HistoryEntry", "JitterStore", "LoggedBatch",
+    "Fenced", "FinishedGame", "GuardedStore", "HandScore", "HistoryEntry", "JitterStore", "LoggedBatch",
     "MemoryStore", "QueueEntry", "RankEntry", "Store", "StoreConflict", "StoreError",
-    "StoreUnavailable", "make_store",
+    "StoreUnavailable", "TableRecord", "make_store",
 ]
 
 

@@ -50,6 +50,10 @@ HISTORY_MAX = 1000
 #: Seconds an unfinished log is kept in Redis after its last append.
 UNFINISHED_TTL = 7 * 24 * 3600
 
+#: Seconds a queued player's entry stays in the matchmaking queue without renewal (the process
+#: holding their agora socket renews it, ``server.agora``).
+QUEUE_ALIVE = 5.0
+
 #: Logs the memory store keeps at most.
 MAX_LOGS = 10000
 
@@ -60,6 +64,26 @@ class StoreError(Exception):
 
 class StoreConflict(StoreError):
     """An event batch whose version is not after the log's head."""
+
+
+class Fenced(StoreError):
+    """A write by a table's old owner: another process took the table over (its epoch moved
+    on). Nothing was written; the writer must stop the table (``server.lease``)."""
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """A durable table as the store keeps it (``server.store.owned``): ``meta`` (what a
+    rebuild needs), the ownership ``epoch``, the last confirmed ``game_time`` (seconds), the
+    journal as ``(version, entries)`` in version order, and the lease's ``owner`` (None: free).
+    """
+
+    code: str
+    meta: dict[str, Any]
+    epoch: int
+    game_time: float
+    entries: list[tuple[int, list[dict[str, Any]]]]
+    owner: str | None
 
 
 @dataclass(frozen=True)
@@ -244,9 +268,22 @@ class Store(ABC):
     # ------------------------------------------------------------ matchmaking queue
 
     @abstractmethod
-    async def queue_join(self, player_id: str, name: str) -> bool:
+    async def queue_join(self, player_id: str, name: str, alive: float = QUEUE_ALIVE) -> bool:
         """Put a player at the end of the queue. False when already queued (the place is kept,
-        the name updated)."""
+        the name updated). The entry lives ``alive`` seconds unless renewed
+        (:meth:`queue_touch`); a stale entry is dropped before any pop or listing."""
+
+    async def queue_touch(self, player_ids: Sequence[str], alive: float = QUEUE_ALIVE) -> None:
+        """Renew the liveness of these queued players (their sockets are held here)."""
+        return None
+
+    async def agora_post(self, player_id: str, text: str) -> None:
+        """Leave a message for a player, taken by whichever process holds their socket."""
+        raise NotImplementedError
+
+    async def agora_take(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The messages left for these players, by player id, taken out."""
+        raise NotImplementedError
 
     @abstractmethod
     async def queue_leave(self, player_id: str) -> bool:
@@ -267,7 +304,7 @@ class Store(ABC):
 
     @abstractmethod
     async def queue_clear(self) -> None:
-        """Empty the queue (at server start: nobody from before a restart is still connected)."""
+        """Empty the queue (tests and operators: no server start does, other processes share it)."""
 
     # ------------------------------------------------------------ table records
 
@@ -282,6 +319,56 @@ class Store(ABC):
     @abstractmethod
     async def delete_table(self, code: str) -> None:
         """Forget a table's record (no error when there is none)."""
+
+    # ------------------------------------------------------------ durable tables (Redis)
+
+    #: True when tables live in the store and survive their process (``server.store.owned``).
+    durable: bool = False
+
+    async def table_create(self, code: str, owner: str, meta: dict[str, Any],
+                           ttl: float) -> int:
+        """Record a new table owned by ``owner`` for ``ttl`` seconds: its epoch (1), or 0
+        when the code is taken."""
+        raise NotImplementedError
+
+    async def table_acquire(self, code: str, owner: str, ttl: float) -> int | None:
+        """Take a table's lease when it is free: the new epoch; 0 when another process holds
+        it; None when there is no such table."""
+        raise NotImplementedError
+
+    async def table_renew(self, owner: str, ttl: float,
+                          leases: Sequence[tuple[str, int, float]]) -> list[int]:
+        """Renew ``(code, epoch, game time)`` leases at once: per lease 0 (lost), 1 (renewed)
+        or 2 (renewed, and another process asks for the table)."""
+        raise NotImplementedError
+
+    async def table_append(self, code: str, epoch: int, log_id: str,
+                           meta: dict[str, Any] | None, game_time: float,
+                           batches: Sequence[tuple[int, EventDicts, list[dict[str, Any]]]]
+                           ) -> None:
+        """Append ``(version, events, journal entries)`` batches (and replace the meta when
+        given) as one fenced write; raises :class:`Fenced` when ``epoch`` is not the table's."""
+        raise NotImplementedError
+
+    async def table_load(self, code: str) -> TableRecord | None:
+        """A durable table's record and journal, or None."""
+        raise NotImplementedError
+
+    async def table_release(self, code: str, owner: str, epoch: int) -> None:
+        """Give the lease up (a handover or a shutdown), when still ours."""
+        raise NotImplementedError
+
+    async def table_want(self, code: str, owner: str) -> None:
+        """Ask the table's owner to hand it over (its next renewal sees it)."""
+        raise NotImplementedError
+
+    async def table_end(self, code: str) -> None:
+        """The table's game is over: off the sweeper's list."""
+        raise NotImplementedError
+
+    async def tables_live(self) -> list[tuple[str, str | None]]:
+        """``(code, lease owner or None)`` of every durable table not over."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------ lifecycle
 

@@ -7,8 +7,8 @@ fails to reach the store (a Redis stopped, killed or unreachable), raises
 :class:`StoreUnavailable` at once, so that neither a table nor a request waits for a store
 that is known not to answer, and a probe task pings the store (every 0.25 s, backing off to
 2 s) until it answers, which closes the breaker. So an outage costs the calls in flight when
-it begins one ``timeout`` each, and nothing after. :class:`StoreConflict` is the store
-answering (no failure) and passes through.
+it begins one ``timeout`` each, and nothing after. :class:`StoreConflict` and :class:`Fenced` are
+the store answering (no failure) and pass through.
 
 ``available`` says whether the last call succeeded (``/readyz``, the
 ``machiavelox_store_up`` gauge). Callers: the HTTP endpoints answer 503 ``store_unavailable``
@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from .base import (
     EventDicts,
+    Fenced,
     FinishedGame,
     HandScore,
     HistoryEntry,
@@ -35,6 +36,7 @@ from .base import (
     Store,
     StoreConflict,
     StoreError,
+    TableRecord,
 )
 
 T = TypeVar("T")
@@ -55,6 +57,7 @@ class GuardedStore(Store):
                  on_change: Callable[[bool], None] | None = None) -> None:
         self.inner = inner
         self.kind = inner.kind
+        self.durable = inner.durable
         self.timeout = timeout
         self.available = True
         self.failures = 0
@@ -91,7 +94,7 @@ class GuardedStore(Store):
         try:
             async with asyncio.timeout(self.timeout):
                 result = await make()
-        except StoreConflict:
+        except (StoreConflict, Fenced):
             raise
         except (Exception, TimeoutError) as e:  # noqa: BLE001 - any failure to answer
             self.failures += 1
@@ -139,8 +142,17 @@ class GuardedStore(Store):
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryEntry]:
         return await self._call("history", lambda: self.inner.history(player_id, limit))
 
-    async def queue_join(self, player_id: str, name: str) -> bool:
-        return await self._call("queue", lambda: self.inner.queue_join(player_id, name))
+    async def queue_join(self, player_id: str, name: str, alive: float = 5.0) -> bool:
+        return await self._call("queue", lambda: self.inner.queue_join(player_id, name, alive))
+
+    async def queue_touch(self, player_ids: Sequence[str], alive: float = 5.0) -> None:
+        await self._call("queue", lambda: self.inner.queue_touch(player_ids, alive))
+
+    async def agora_post(self, player_id: str, text: str) -> None:
+        await self._call("queue", lambda: self.inner.agora_post(player_id, text))
+
+    async def agora_take(self, player_ids: Sequence[str]) -> dict[str, str]:
+        return await self._call("queue", lambda: self.inner.agora_take(player_ids))
 
     async def queue_leave(self, player_id: str) -> bool:
         return await self._call("queue", lambda: self.inner.queue_leave(player_id))
@@ -165,6 +177,39 @@ class GuardedStore(Store):
 
     async def delete_table(self, code: str) -> None:
         await self._call("table", lambda: self.inner.delete_table(code))
+
+    async def table_create(self, code: str, owner: str, meta: dict[str, Any],
+                           ttl: float) -> int:
+        return await self._call("table", lambda: self.inner.table_create(code, owner, meta, ttl))
+
+    async def table_acquire(self, code: str, owner: str, ttl: float) -> int | None:
+        return await self._call("lease", lambda: self.inner.table_acquire(code, owner, ttl))
+
+    async def table_renew(self, owner: str, ttl: float,
+                          leases: Sequence[tuple[str, int, float]]) -> list[int]:
+        return await self._call("lease", lambda: self.inner.table_renew(owner, ttl, leases))
+
+    async def table_append(self, code: str, epoch: int, log_id: str,
+                           meta: dict[str, Any] | None, game_time: float,
+                           batches: Sequence[tuple[int, EventDicts, list[dict[str, Any]]]]
+                           ) -> None:
+        await self._call("append", lambda: self.inner.table_append(code, epoch, log_id, meta,
+                                                                   game_time, batches))
+
+    async def table_load(self, code: str) -> TableRecord | None:
+        return await self._call("read", lambda: self.inner.table_load(code))
+
+    async def table_release(self, code: str, owner: str, epoch: int) -> None:
+        await self._call("lease", lambda: self.inner.table_release(code, owner, epoch))
+
+    async def table_want(self, code: str, owner: str) -> None:
+        await self._call("lease", lambda: self.inner.table_want(code, owner))
+
+    async def table_end(self, code: str) -> None:
+        await self._call("table", lambda: self.inner.table_end(code))
+
+    async def tables_live(self) -> list[tuple[str, str | None]]:
+        return await self._call("table", lambda: self.inner.tables_live())
 
     async def ping(self) -> bool:
         """True when the store answers within the timeout (never raises; ``/readyz``). Tried

@@ -84,9 +84,9 @@ class JitterStore(Store):
         await self._wait()
         return await self.inner.history(player_id, limit)
 
-    async def queue_join(self, player_id: str, name: str) -> bool:
+    async def queue_join(self, player_id: str, name: str, alive: float = 5.0) -> bool:
         await self._wait()
-        return await self.inner.queue_join(player_id, name)
+        return await self.inner.queue_join(player_id, name, alive)
 
     async def queue_leave(self, player_id: str) -> bool:
         await self._wait()

@@ -48,6 +48,7 @@ class MemoryStore(Store):
         self._history_max = history_max
         self._queue: OrderedDict[str, str] = OrderedDict()
         self._tables: dict[str, str] = {}
+        self._mail: dict[str, str] = {}
 
     # ------------------------------------------------------------ event logs
 
@@ -144,7 +145,8 @@ class MemoryStore(Store):
 
     # ------------------------------------------------------------ matchmaking queue
 
-    async def queue_join(self, player_id: str, name: str) -> bool:
+    async def queue_join(self, player_id: str, name: str, alive: float = 5.0) -> bool:
+        # One process: its agora leaves the queue when a socket goes, no liveness needed.
         new = player_id not in self._queue
         self._queue[player_id] = name  # an existing key keeps its place
         return new
@@ -168,6 +170,12 @@ class MemoryStore(Store):
 
     async def queue_clear(self) -> None:
         self._queue.clear()
+
+    async def agora_post(self, player_id: str, text: str) -> None:
+        self._mail[player_id] = text
+
+    async def agora_take(self, player_ids: Sequence[str]) -> dict[str, str]:
+        return {p: self._mail.pop(p) for p in player_ids if p in self._mail}
 
     # ------------------------------------------------------------ table records
 

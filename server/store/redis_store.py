@@ -40,6 +40,7 @@ from redis.exceptions import ResponseError
 
 from .base import (
     HISTORY_MAX,
+    QUEUE_ALIVE,
     UNFINISHED_TTL,
     EventDicts,
     FinishedGame,
@@ -50,8 +51,10 @@ from .base import (
     RankEntry,
     Store,
     StoreConflict,
+    TableRecord,
     competition_ranks,
 )
+from .owned import OwnedTables
 
 # KEYS: counted, rank, names, hands, history keys...; ARGV: hand_id, history max, then
 # (player id, name, points, history JSON) per player.
@@ -71,16 +74,36 @@ end
 return 1
 """
 
-# KEYS: queue, names, seq; ARGV: player id, name. 1 when newly queued, 0 when already there.
+# KEYS: queue, names, seq, alive; ARGV: player id, name, liveness ms. 1 when newly queued, 0
+# when already there (the liveness is renewed either way).
 _QUEUE_JOIN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[1])
 return 1
 """
 
-# KEYS: queue, names; ARGV: n. The first n (id, name, id, name, ...) or {} when fewer wait.
-_QUEUE_POP = """
+# KEYS: queue, names, alive. Drops the entries whose liveness ran out (their process did not
+# renew it: it died, or lost Redis), by Redis's own clock.
+_PRUNE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local alive = redis.call('ZSCORE', KEYS[3], id)
+  if not alive or tonumber(alive) < now then
+    redis.call('ZREM', KEYS[1], id)
+    redis.call('HDEL', KEYS[2], id)
+    redis.call('ZREM', KEYS[3], id)
+  end
+end
+"""
+
+# KEYS: queue, names, alive; ARGV: n. Prunes, then the first n (id, name, id, name, ...) or {}
+# when fewer wait.
+_QUEUE_POP = _PRUNE + """
 local n = tonumber(ARGV[1])
 if n <= 0 or redis.call('ZCARD', KEYS[1]) < n then return {} end
 local ids = redis.call('ZRANGE', KEYS[1], 0, n - 1)
@@ -90,6 +113,33 @@ for _, id in ipairs(ids) do
   out[#out + 1] = id
   out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
   redis.call('HDEL', KEYS[2], id)
+  redis.call('ZREM', KEYS[3], id)
+end
+return out
+"""
+
+# KEYS: queue, alive; ARGV: liveness ms, player ids. Renews the liveness of those queued.
+_QUEUE_TOUCH = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i = 2, #ARGV do
+  if redis.call('ZSCORE', KEYS[1], ARGV[i]) then
+    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), ARGV[i])
+  end
+end
+return 1
+"""
+
+# KEYS: mail; ARGV: player ids. Their messages (id, text, ...), taken out.
+_MAIL_TAKE = """
+local out = {}
+for i = 1, #ARGV do
+  local text = redis.call('HGET', KEYS[1], ARGV[i])
+  if text then
+    out[#out + 1] = ARGV[i]
+    out[#out + 1] = text
+    redis.call('HDEL', KEYS[1], ARGV[i])
+  end
 end
 return out
 """
@@ -120,6 +170,10 @@ class RedisStore(Store):
         self._add_hand = client.register_script(_ADD_HAND)
         self._queue_join = client.register_script(_QUEUE_JOIN)
         self._queue_pop = client.register_script(_QUEUE_POP)
+        self._queue_prune = client.register_script(_PRUNE)
+        self._queue_touch = client.register_script(_QUEUE_TOUCH)
+        self._mail_take = client.register_script(_MAIL_TAKE)
+        self.owned = OwnedTables(client, prefix, unfinished_ttl)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "mvx:", max_connections: int = 64,
@@ -261,17 +315,36 @@ class RedisStore(Store):
     # ------------------------------------------------------------ matchmaking queue
 
     def _qkeys(self) -> list[str]:
-        return [self._k("queue"), self._k("queue", "names")]
+        return [self._k("queue"), self._k("queue", "names"), self._k("queue", "alive")]
 
-    async def queue_join(self, player_id: str, name: str) -> bool:
-        keys = [*self._qkeys(), self._k("queue", "seq")]
-        return bool(await self._queue_join(keys=keys, args=[player_id, name]))
+    async def queue_join(self, player_id: str, name: str, alive: float = QUEUE_ALIVE) -> bool:
+        keys = [self._k("queue"), self._k("queue", "names"), self._k("queue", "seq"),
+                self._k("queue", "alive")]
+        return bool(await self._queue_join(keys=keys, args=[player_id, name, int(alive * 1000)]))
+
+    async def queue_touch(self, player_ids: Sequence[str], alive: float = QUEUE_ALIVE) -> None:
+        if player_ids:
+            await self._queue_touch(keys=[self._k("queue"), self._k("queue", "alive")],
+                                    args=[int(alive * 1000), *player_ids])
+
+    async def agora_post(self, player_id: str, text: str) -> None:
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hset(self._k("agora", "mail"), player_id, text)
+        pipe.expire(self._k("agora", "mail"), 120)
+        await pipe.execute()
+
+    async def agora_take(self, player_ids: Sequence[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        flat = await self._mail_take(keys=[self._k("agora", "mail")], args=list(player_ids))
+        return {flat[i]: flat[i + 1] for i in range(0, len(flat), 2)}
 
     async def queue_leave(self, player_id: str) -> bool:
         pipe = self.r.pipeline(transaction=True)
         pipe.zrem(self._k("queue"), player_id)
         pipe.hdel(self._k("queue", "names"), player_id)
-        removed, _ = await pipe.execute()
+        pipe.zrem(self._k("queue", "alive"), player_id)
+        removed, _, _ = await pipe.execute()
         return bool(removed)
 
     async def queue_pop(self, n: int = 3) -> list[QueueEntry] | None:
@@ -281,6 +354,7 @@ class RedisStore(Store):
         return [QueueEntry(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
 
     async def queue_members(self) -> list[QueueEntry]:
+        await self._queue_prune(keys=self._qkeys())
         ids = await self.r.zrange(self._k("queue"), 0, -1)
         if not ids:
             return []
@@ -305,6 +379,42 @@ class RedisStore(Store):
 
     async def delete_table(self, code: str) -> None:
         await self.r.delete(self._k("table", code))
+
+    # ------------------------------------------------------------ durable tables
+
+    durable = True
+
+    async def table_create(self, code: str, owner: str, meta: dict[str, Any],
+                           ttl: float) -> int:
+        return await self.owned.create(code, owner, meta, ttl)
+
+    async def table_acquire(self, code: str, owner: str, ttl: float) -> int | None:
+        return await self.owned.acquire(code, owner, ttl)
+
+    async def table_renew(self, owner: str, ttl: float,
+                          leases: Sequence[tuple[str, int, float]]) -> list[int]:
+        return await self.owned.renew(owner, ttl, leases)
+
+    async def table_append(self, code: str, epoch: int, log_id: str,
+                           meta: dict[str, Any] | None, game_time: float,
+                           batches: Sequence[tuple[int, EventDicts, list[dict[str, Any]]]]
+                           ) -> None:
+        await self.owned.append(code, epoch, log_id, meta, game_time, batches)
+
+    async def table_load(self, code: str) -> TableRecord | None:
+        return await self.owned.load(code)
+
+    async def table_release(self, code: str, owner: str, epoch: int) -> None:
+        await self.owned.release(code, owner, epoch)
+
+    async def table_want(self, code: str, owner: str) -> None:
+        await self.owned.want(code, owner)
+
+    async def table_end(self, code: str) -> None:
+        await self.owned.end(code)
+
+    async def tables_live(self) -> list[tuple[str, str | None]]:
+        return await self.owned.live()
 
     # ------------------------------------------------------------ lifecycle
 

@@ -44,6 +44,7 @@ export async function probe(path) {
 }
 
 const BACKOFF_MS = [300, 800, 1500, 3000, 5000, 8000];
+const PING_MS = 5000; // a ping every 5 s; a socket silent for twice that is dead: reconnect
 const RESEND_WINDOW_MS = 8000; // unanswered commands younger than this are re-sent (same id) after a reconnect
 
 /**
@@ -97,10 +98,16 @@ export class Connection {
         if (now - p.sentAt <= RESEND_WINDOW_MS) this.raw(p.msg);
         else { this.pending.delete(id); p.resolve({ ok: false, code: "not_sent", message: "" }); }
       }
+      this.heardAt = Date.now();
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.raw({ type: "ping" }), 20000);
+      this.pingTimer = setInterval(() => {
+        // Silent for two ping intervals (a paused or cut server): drop it and reconnect.
+        if (Date.now() - this.heardAt > 2 * PING_MS) { this.dropDead(ws); return; }
+        this.raw({ type: "ping" });
+      }, PING_MS);
     };
     ws.onmessage = (ev) => {
+      this.heardAt = Date.now();
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (typeof msg.version === "number" && (msg.type === "snapshot" || msg.type === "update" || msg.type === "welcome")) {
@@ -127,6 +134,7 @@ export class Connection {
       this.ws = null;
       if (this.closedByUs) { this.handlers.onState("closed"); return; }
       // 4xxx: the server closed on purpose (no such table, replaced by another tab...): do not fight it.
+      // Anything else (1012: the table moved to another server process; 1013: try again) reconnects.
       if (ev.code >= 4000 && ev.code < 5000) {
         this.handlers.onState("failed", ev.code, ev.reason);
         this.failAll();
@@ -135,6 +143,14 @@ export class Connection {
       this.scheduleRetry();
     };
     ws.onerror = () => { /* onclose follows and retries */ };
+  }
+
+  dropDead(ws) {
+    if (this.ws !== ws) return;
+    clearInterval(this.pingTimer);
+    this.ws = null;
+    try { ws.close(); } catch (e) { /* already closing */ }
+    this.scheduleRetry();
   }
 
   scheduleRetry() {

@@ -1,0 +1,74 @@
+"""Issue 13: what docker compose runs is what the cluster tests run (``deploy/haproxy.cfg``),
+and a process that would share Redis with others refuses to start without the shared secret."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from server.settings import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    data = yaml.safe_load((REPO / "docker-compose.yml").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
+
+
+def test_compose_runs_the_tested_proxy_before_three_servers_on_a_durable_redis(
+        compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    proxy = services["proxy"]
+    assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in proxy["volumes"]
+    backends = [v for k, v in proxy["environment"].items() if k.startswith("MVX_SERVER")]
+    servers = [name for name in services if name.startswith("server")]
+    assert len(servers) >= 2 and sorted(b.split(":")[0] for b in backends) == sorted(servers)
+    cfg = (REPO / "deploy" / "haproxy.cfg").read_text(encoding="utf-8")
+    assert cfg.count('"${MVX_SERVER') == len(backends)
+    for name in servers:
+        env = services[name]["environment"]
+        assert env["MACHIAVELOX_SECRET"].startswith("${MACHIAVELOX_SECRET")
+        assert int(env["MACHIAVELOX_REPLICAS"]) == len(servers)
+        assert env["MACHIAVELOX_REDIS_URL"].startswith("redis://redis:")
+    command = " ".join(services["redis"]["command"])
+    assert "--appendfsync always" in command and "--maxmemory-policy noeviction" in command
+
+
+def test_the_proxy_config_parses() -> None:
+    import shutil
+
+    binary = shutil.which("haproxy")
+    if binary is None:
+        pytest.skip("haproxy is not installed (bash scripts/test.sh installs it)")
+    env = {**os.environ, "MVX_LISTEN": "127.0.0.1:1", "MVX_SERVER1": "127.0.0.1:2",
+           "MVX_SERVER2": "127.0.0.1:3", "MVX_SERVER3": "127.0.0.1:4"}
+    proc = subprocess.run([binary, "-c", "-f", str(REPO / "deploy" / "haproxy.cfg")], env=env,
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_several_processes_on_redis_need_an_explicit_secret() -> None:
+    with pytest.raises(ValidationError, match="MACHIAVELOX_SECRET must be set"):
+        Settings(redis_url="redis://127.0.0.1:1/0", replicas=3)
+    assert Settings(redis_url="redis://127.0.0.1:1/0", replicas=3, secret="s").secret == "s"
+    assert Settings(redis_url="redis://127.0.0.1:1/0").secret_generated  # one process: drawn
+    assert Settings(replicas=3).secret_generated  # memory: one process anyway
+
+
+def test_serve_refuses_to_start_without_the_secret() -> None:
+    env = {**os.environ, "MACHIAVELOX_REDIS_URL": "redis://127.0.0.1:1/0",
+           "MACHIAVELOX_REPLICAS": "2", "MACHIAVELOX_SECRET": ""}
+    proc = subprocess.run([sys.executable, "-m", "server", "serve", "--port", "0"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode != 0
+    assert "MACHIAVELOX_SECRET must be set" in proc.stdout + proc.stderr
