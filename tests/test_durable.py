@@ -6,7 +6,6 @@ game time (docs/rules.md 14.2, R23)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import secrets
 import uuid
 from typing import Any
@@ -17,7 +16,7 @@ from serverhelpers import LiveServer, Player, run, seated
 from bots.brain import Brain
 from bots.client import BotPlayer, websocket_connector
 from server.durable import restore
-from server.frames import snapshot_text
+from server.frames import view_for
 from server.journal import stored_event
 from server.settings import Settings
 from server.tables import Table
@@ -48,7 +47,7 @@ async def compare_rebuilt(server: LiveServer, code: str) -> int:
             return [[stored_event(h, e) for h, e in b] for b in (t.events.since(0) or [])]
 
         def views(t: Table) -> dict[str | None, Any]:
-            return {seat: json.loads(snapshot_text(head, t.game, seat, t.summary()))["game"]
+            return {seat: view_for(t.game, seat)
                     for seat in [*(s.name for s in t.seats), None]}
 
         return batches(live), batches(rebuilt), views(live), views(rebuilt), head
