@@ -332,7 +332,7 @@ class BotPlayer:
                         continue
                     if isinstance(v, int):
                         self.version = v
-                    # Changes since the frame's base (server.changes); on a gap, ask for a
+                    # Changes since version - 1 (server.changes); on a gap, ask for a
                     # snapshot once.
                     ok, game = apply_frame(self.game, self.game_version, msg)
                     if kind == "snapshot":

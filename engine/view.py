@@ -9,6 +9,14 @@ plays not yet final, every clock as a deadline (seconds since the hand began),
 and in a tie-break the shared pile (face up, §10.2). No stock order and no
 other hand ever appear. :func:`event_view` filters one event the same way.
 
+A view is built in two parts (issue 19): :func:`shared_hand_view` / :func:`shared_game_view`,
+the spectator's view, which holds nothing of any seat and is built once per batch for every
+seat, and the seat's own hand (:func:`own_hand`), put in by :func:`seat_hand_view` /
+:func:`seat_game_view`. A meld's view depends on its cards alone unless someone reworks it,
+so it is cached per hand by its id and cards (display order R4, validity R3), and the same
+dict comes back while the meld does not change: views share such parts, so never modify a
+view (copy what you change).
+
 Shape of :func:`hand_view` (keys always present)::
 
     {"t": 12.5, "version": 40, "you": "A" | None, "rules": "machiavelox",

@@ -372,7 +372,7 @@ function onMessage(msg) {
         S.version = msg.version;
       }
       addEvents(msg.events || []);
-      // Changes since `base` (server/web/changes.js); on a gap, ask for a snapshot once.
+      // Changes since version - 1 (server/web/changes.js); on a gap, ask for a snapshot once.
       const next = applyFrame(S.game, S.gameVersion, msg);
       if (!next.ok) {
         if (!S.awaitingSnapshot && S.conn) {
