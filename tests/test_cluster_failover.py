@@ -250,7 +250,7 @@ def test_an_owner_paused_past_its_lease_never_writes_again(cluster: Cluster) -> 
         epochs = [int(f["o"]) for _, f in raw]
         assert epochs == sorted(epochs), "an old owner wrote after a new one"
         assert max(epochs) > epoch
-        assert len(log) == len(raw)
+        assert len(raw) >= len(log)  # the table plays on (its clocks) after the check
 
     asyncio.run(asyncio.wait_for(go(), 100))
 

@@ -200,3 +200,28 @@ def test_the_lease_scripts_fence_an_old_owner_and_let_one_owner_in(redis_url: st
             await raw.aclose()
             await store.close()
     run(go(), timeout=20)
+
+
+def test_the_shared_queue_pops_disjoint_groups_and_drops_stale_entries(redis_url: str) -> None:
+    """Two processes' stores on one Redis pop at once: two groups, nobody twice, nobody lost;
+    a player whose liveness was not renewed is dropped before any pop."""
+    from server.store.redis_store import RedisStore
+
+    prefix = f"queue{uuid.uuid4().hex[:8]}:"
+
+    async def go() -> None:
+        one = RedisStore.from_url(redis_url, prefix=prefix)
+        two = RedisStore.from_url(redis_url, prefix=prefix)
+        try:
+            for i in range(7):
+                await one.queue_join(f"p{i}", f"P{i}", alive=0.2 if i == 3 else 10)
+            await asyncio.sleep(0.3)  # p3's process stopped renewing it
+            await one.queue_touch(["p0", "p1"], alive=10)
+            groups = await asyncio.gather(one.queue_pop(3), two.queue_pop(3))
+            ids = [e.player_id for g in groups for e in (g or [])]
+            assert sorted(ids) == ["p0", "p1", "p2", "p4", "p5", "p6"] and len(set(ids)) == 6
+            assert await one.queue_members() == [] and await two.queue_pop(3) is None
+        finally:
+            await one.close()
+            await two.close()
+    run(go(), timeout=20)

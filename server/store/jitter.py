@@ -88,6 +88,18 @@ class JitterStore(Store):
         await self._wait()
         return await self.inner.queue_join(player_id, name, alive)
 
+    async def queue_touch(self, player_ids: Sequence[str], alive: float = 5.0) -> None:
+        await self._wait()
+        await self.inner.queue_touch(player_ids, alive)
+
+    async def agora_post(self, player_id: str, text: str) -> None:
+        await self._wait()
+        await self.inner.agora_post(player_id, text)
+
+    async def agora_take(self, player_ids: Sequence[str]) -> dict[str, str]:
+        await self._wait()
+        return await self.inner.agora_take(player_ids)
+
     async def queue_leave(self, player_id: str) -> bool:
         await self._wait()
         return await self.inner.queue_leave(player_id)
