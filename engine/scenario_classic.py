@@ -160,6 +160,52 @@ def check(match: ClassicMatch, block: dict[str, Any]) -> str | None:
     return None
 
 
+_SHAPES: dict[str, tuple[type, ...]] = {
+    "table": (list,), "melds": (dict,), "hands": (dict,), "counts": (dict,), "stock": (int,),
+    "loose": (int,), "passes": (int,), "turn": (str, type(None)),
+    "deadline": (int, float, type(None)), "opened": (list,), "result": (dict, type(None)),
+    "match": (dict,), "until": (int, float), "options_refused": (bool,),
+}
+
+
+def validate_block(block: Any, players: list[str], where: str) -> None:
+    """A classic ``check``/``expect`` block's shape, before anything runs. Raises
+    :class:`CaseError` naming ``where``."""
+    if not isinstance(block, dict):
+        raise CaseError(f"{where} must be an object")
+    for key, raw in block.items():
+        shape = _SHAPES.get(key)
+        if shape is None:
+            raise CaseError(f"{where}: unknown check key {key!r}")
+        if not isinstance(raw, shape) or (isinstance(raw, bool) and bool not in shape):
+            raise CaseError(f"{where}: {key!r} has the wrong shape")
+        want: Any = raw
+        if key == "table":
+            for m in want:
+                if not isinstance(m, list):
+                    raise CaseError(f"{where}: 'table' lists melds (lists of cards)")
+                for t in m:
+                    _token(t)
+        elif key in ("melds", "hands"):
+            for k, cards in want.items():
+                if key == "melds" and not str(k).lstrip("-").isdigit():
+                    raise CaseError(f"{where}: 'melds' maps meld ids to lists of cards")
+                if key == "hands" and k not in players:
+                    raise CaseError(f"{where}: unknown player {k!r} in hands")
+                if not isinstance(cards, list):
+                    raise CaseError(f"{where}: {key!r} maps to lists of cards")
+                for t in cards:
+                    _token(t)
+        elif key == "counts":
+            if any(p not in players or not isinstance(n, int) for p, n in want.items()):
+                raise CaseError(f"{where}: 'counts' maps players to numbers of cards")
+        elif key == "match" and not isinstance(want.get("totals", {}), dict):
+            raise CaseError(f"{where}: match 'totals' maps players to totals")
+        elif key == "result" and want is not None and not isinstance(want.get("scores", {}),
+                                                                     dict):
+            raise CaseError(f"{where}: result 'scores' maps players to points")
+
+
 def _check_result(match: ClassicMatch, want: Any) -> str | None:
     res = match.last_result
     if want is None:
@@ -280,6 +326,7 @@ def run_classic_case(case: dict[str, Any]) -> tuple[bool, str, str]:
             return True, name, ""
         if expect.get("options_refused"):
             return False, name, "the table was accepted, expected it refused"
+        validate_block(expect, match.players, "expect")
         steps = case.get("steps", [])
         if not isinstance(steps, list):
             raise CaseError("'steps' must be a list")
@@ -293,8 +340,7 @@ def run_classic_case(case: dict[str, Any]) -> tuple[bool, str, str]:
                 raise CaseError(f"step {i + 1}: 't' must be seconds that never go back")
             last_t = float(t)
             if "check" in step:
-                if not isinstance(step["check"], dict):
-                    raise CaseError(f"step {i + 1}'s check must be an object")
+                validate_block(step["check"], match.players, f"step {i + 1}'s check")
                 plan.append((last_t, step, None))
             elif step.get("deal"):
                 plan.append((last_t, step, Play("", "deal")))

@@ -65,6 +65,11 @@ def test_a_wrong_expectation_fails_and_says_what(changes: dict[str, Any], why: s
     ({"start": {"table": [["KH", "AH", "2H"]]}}, "not valid"),
     ({"start": {"hands": {"A": ["1X"]}}}, "1X"),
     ({"steps": [{"t": 5, "check": {}}, {"t": 4, "check": {}}]}, "never go back"),
+    ({"start": {"hands": {"A": "6H"}}}, "lists of cards, not text"),
+    ({"expect": {"hands": ["6H"]}}, "'hands' has the wrong shape"),
+    ({"expect": {"melds": {"one": []}}}, "maps meld ids"),
+    ({"expect": {"match": {"totals": 3}}}, "totals"),
+    ({"steps": [{"check": {"turn": 3}}]}, "step 1's check: 'turn' has the wrong shape"),
 ])
 def test_a_malformed_case_fails_and_says_why(changes: dict[str, Any], why: str) -> None:
     ok, _, message = run_case(variant(**changes))

@@ -111,6 +111,10 @@ class ClassicMatch(AbsenceRules):
             copies[face] = n + 1
             return n * C.PACK_SIZE + face, None
 
+        if isinstance(table, str) or isinstance(stock, str) or not isinstance(hands or {}, dict) \
+                or any(isinstance(h, str) for h in (hands or {}).values()) \
+                or any(isinstance(t, str) for t in table):
+            raise ValueError("table, hands and stock list cards (lists of cards, not text)")
         for meld in table:
             mid = hand.next_meld
             hand.next_meld += 1
