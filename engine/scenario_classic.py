@@ -256,11 +256,9 @@ def _play(step: dict[str, Any]) -> Play:
         raise CaseError(f"command {do!r} needs {', '.join(missing)}")
     if "p" not in step:
         raise CaseError(f"command {do!r} names no player ('p')")
-    known = set(spec.fields) | set(CLASSIC_OPTIONAL.get(str(do), ())) | {
-        "p", "do", "t", "refused", "error"}
-    extra = sorted(set(step) - known)
-    if extra:
-        raise CaseError(f"command {do!r} does not take {', '.join(extra)}")
+    for name in ("as", "from"):
+        if name in step and name not in CLASSIC_OPTIONAL.get(str(do), ()):
+            raise CaseError(f"command {do!r} does not take '{name}'")
     cards = step.get("cards")
     if cards is not None and not isinstance(cards, list):
         raise CaseError("'cards' must be a list of cards")
@@ -298,10 +296,6 @@ def build_match(case: dict[str, Any]) -> ClassicMatch | None:
         return ClassicMatch.deal_first(players, seed, rules, hand_no=hand_no, totals=totals)
     if not isinstance(start, dict):
         raise CaseError("'start' must be an object")
-    unknown = sorted(set(start) - {"table", "hands", "stock", "turn", "first_turn",
-                                   "unopened", "passes"})
-    if unknown:
-        raise CaseError(f"unknown start key {unknown[0]!r}")
     return ClassicMatch.from_position(
         players, rules, seed=seed, hand_no=hand_no, totals=totals,
         table=start.get("table", []), hands=start.get("hands"), stock=start.get("stock", []),

@@ -60,7 +60,7 @@ def test_a_wrong_expectation_fails_and_says_what(changes: dict[str, Any], why: s
     ({"start": {"hands": {"A": ["6H", "6H", "6H"]}}}, "more than 2 times"),
     ({"steps": [{"p": "A", "do": "fly"}]}, "unknown command 'fly'"),
     ({"steps": [{"p": "A", "do": "add", "card": "6H"}]}, "needs meld"),
-    ({"steps": [{"p": "A", "do": "add", "card": "6H", "meld": 1, "face": "x"}]}, "does not take"),
+    ({"steps": [{"p": "A", "do": "add", "card": "6H", "meld": 1, "as": "7H"}]}, "does not take"),
     ({"expect": {"weather": 1}}, "unknown check key 'weather'"),
     ({"start": {"table": [["KH", "AH", "2H"]]}}, "not valid"),
     ({"start": {"hands": {"A": ["1X"]}}}, "1X"),
