@@ -247,7 +247,8 @@ def run_case(case: Any) -> tuple[bool, str, str]:
     the engine raises while running it (other than a refusal) fails with
     ``engine error: <Type>: <message> (<file>:<line>)``."""
     name = str(case.get("name", "?")) if isinstance(case, dict) else "?"
-    if isinstance(case, dict) and case.get("rules") in CLASSIC_PRESETS:
+    if isinstance(case, dict) and isinstance(case.get("rules"), str) and (
+            case["rules"] in CLASSIC_PRESETS):
         from .scenario_classic import run_classic_case  # the classic flow, only when asked
         return run_classic_case(case)
     try:

@@ -160,6 +160,52 @@ def check(match: ClassicMatch, block: dict[str, Any]) -> str | None:
     return None
 
 
+_SHAPES: dict[str, tuple[type, ...]] = {
+    "table": (list,), "melds": (dict,), "hands": (dict,), "counts": (dict,), "stock": (int,),
+    "loose": (int,), "passes": (int,), "turn": (str, type(None)),
+    "deadline": (int, float, type(None)), "opened": (list,), "result": (dict, type(None)),
+    "match": (dict,), "until": (int, float), "options_refused": (bool,),
+}
+
+
+def validate_block(block: Any, players: list[str], where: str) -> None:
+    """A classic ``check``/``expect`` block's shape, before anything runs. Raises
+    :class:`CaseError` naming ``where``."""
+    if not isinstance(block, dict):
+        raise CaseError(f"{where} must be an object")
+    for key, raw in block.items():
+        shape = _SHAPES.get(key)
+        if shape is None:
+            raise CaseError(f"{where}: unknown check key {key!r}")
+        if not isinstance(raw, shape) or (isinstance(raw, bool) and bool not in shape):
+            raise CaseError(f"{where}: {key!r} has the wrong shape")
+        want: Any = raw
+        if key == "table":
+            for m in want:
+                if not isinstance(m, list):
+                    raise CaseError(f"{where}: 'table' lists melds (lists of cards)")
+                for t in m:
+                    _token(t)
+        elif key in ("melds", "hands"):
+            for k, cards in want.items():
+                if key == "melds" and not str(k).lstrip("-").isdigit():
+                    raise CaseError(f"{where}: 'melds' maps meld ids to lists of cards")
+                if key == "hands" and k not in players:
+                    raise CaseError(f"{where}: unknown player {k!r} in hands")
+                if not isinstance(cards, list):
+                    raise CaseError(f"{where}: {key!r} maps to lists of cards")
+                for t in cards:
+                    _token(t)
+        elif key == "counts":
+            if any(p not in players or not isinstance(n, int) for p, n in want.items()):
+                raise CaseError(f"{where}: 'counts' maps players to numbers of cards")
+        elif key == "match" and not isinstance(want.get("totals", {}), dict):
+            raise CaseError(f"{where}: match 'totals' maps players to totals")
+        elif key == "result" and want is not None and not isinstance(want.get("scores", {}),
+                                                                     dict):
+            raise CaseError(f"{where}: result 'scores' maps players to points")
+
+
 def _check_result(match: ClassicMatch, want: Any) -> str | None:
     res = match.last_result
     if want is None:
@@ -210,11 +256,9 @@ def _play(step: dict[str, Any]) -> Play:
         raise CaseError(f"command {do!r} needs {', '.join(missing)}")
     if "p" not in step:
         raise CaseError(f"command {do!r} names no player ('p')")
-    known = set(spec.fields) | set(CLASSIC_OPTIONAL.get(str(do), ())) | {
-        "p", "do", "t", "refused", "error"}
-    extra = sorted(set(step) - known)
-    if extra:
-        raise CaseError(f"command {do!r} does not take {', '.join(extra)}")
+    for name in ("as", "from"):
+        if name in step and name not in CLASSIC_OPTIONAL.get(str(do), ()):
+            raise CaseError(f"command {do!r} does not take '{name}'")
     cards = step.get("cards")
     if cards is not None and not isinstance(cards, list):
         raise CaseError("'cards' must be a list of cards")
@@ -252,10 +296,6 @@ def build_match(case: dict[str, Any]) -> ClassicMatch | None:
         return ClassicMatch.deal_first(players, seed, rules, hand_no=hand_no, totals=totals)
     if not isinstance(start, dict):
         raise CaseError("'start' must be an object")
-    unknown = sorted(set(start) - {"table", "hands", "stock", "turn", "first_turn",
-                                   "unopened", "passes"})
-    if unknown:
-        raise CaseError(f"unknown start key {unknown[0]!r}")
     return ClassicMatch.from_position(
         players, rules, seed=seed, hand_no=hand_no, totals=totals,
         table=start.get("table", []), hands=start.get("hands"), stock=start.get("stock", []),
@@ -280,6 +320,7 @@ def run_classic_case(case: dict[str, Any]) -> tuple[bool, str, str]:
             return True, name, ""
         if expect.get("options_refused"):
             return False, name, "the table was accepted, expected it refused"
+        validate_block(expect, match.players, "expect")
         steps = case.get("steps", [])
         if not isinstance(steps, list):
             raise CaseError("'steps' must be a list")
@@ -293,8 +334,7 @@ def run_classic_case(case: dict[str, Any]) -> tuple[bool, str, str]:
                 raise CaseError(f"step {i + 1}: 't' must be seconds that never go back")
             last_t = float(t)
             if "check" in step:
-                if not isinstance(step["check"], dict):
-                    raise CaseError(f"step {i + 1}'s check must be an object")
+                validate_block(step["check"], match.players, f"step {i + 1}'s check")
                 plan.append((last_t, step, None))
             elif step.get("deal"):
                 plan.append((last_t, step, Play("", "deal")))

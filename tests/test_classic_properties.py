@@ -64,17 +64,43 @@ class ClassicMachine(RuleBasedStateMachine):
         self.deck: list[int] = []
         self.turn_key: Any = None  # (hand no, turn player, turn start): whose start we hold
         self.start: Any = None  # the position at that turn's start
+        self.seen_result: Any = None
+        self.totals: dict[str, int] = {}
 
-    @initialize(table=tables(), seed=st.integers(0, 10**6))
-    def deal(self, table: tuple[str, int, dict[str, Any]], seed: int) -> None:
+    @initialize(table=tables(), seed=st.integers(0, 10**6), near_out=st.booleans(),
+                data=st.data())
+    def deal(self, table: tuple[str, int, dict[str, Any]], seed: int, near_out: bool,
+             data: st.DataObject) -> None:
+        """A seeded deal, or (``near_out``) a position near its end: runs on the table and in
+        each hand a card or two that extend them, so that hands are won by going out."""
         preset, n, opts = table
         try:
             rules = table_rules(preset, n, opts)
         except OptionsRefused:
             rules = table_rules(preset, n, {})
-        self.m = ClassicMatch.deal_first([f"P{i}" for i in range(n)], seed, rules)
+        names = [f"P{i}" for i in range(n)]
+        if not near_out:
+            self.m = ClassicMatch.deal_first(names, seed, rules)
+        else:
+            used: Counter[str] = Counter()
+            melds: list[list[str]] = []
+            hands: dict[str, list[str]] = {p: [] for p in names}
+            for p in names:
+                for _ in range(data.draw(st.integers(1, 2))):
+                    suit = data.draw(st.integers(0, 3))
+                    lo = data.draw(st.integers(2, 9))
+                    faces = [C.format_face((r, suit)) for r in range(lo, lo + 4)]
+                    if all(used[f] < rules.packs for f in faces):
+                        used.update(faces)
+                        melds.append(faces[:3])
+                        hands[p].append(faces[3])
+            stock = [f for f in ("KS", "KH", "QD") if used[f] < rules.packs][
+                :data.draw(st.integers(0, 3))]
+            self.m = ClassicMatch.from_position(names, rules, seed=seed, table=melds,
+                                                hands=hands, stock=stock)
         self.deck = sorted(C.full_deck(rules.packs, rules.jokers))
         STATS["preset " + preset] += 1
+        self.totals = dict(self.m.totals)
         self._note_turn()
 
     # ------------------------------------------------------------------ helpers
@@ -96,6 +122,7 @@ class ClassicMachine(RuleBasedStateMachine):
         h = self.match.hand
         if h is None:
             return
+        self._check_scores()
         key = (self.match.hand_no, h.turn, h.turn_started_ms)
         if key == self.turn_key:
             return
@@ -117,6 +144,42 @@ class ClassicMachine(RuleBasedStateMachine):
             assert meld_ok(cards, h.faces, self.match.rules), cards
         self.turn_key = key
         self.start = self._position()
+
+    def _check_scores(self) -> None:
+        """A hand just ended: its scores are C25/C26 recomputed here, and they add up."""
+        m = self.match
+        res = m.last_result
+        if res is None or res is self.seen_result:
+            return
+        self.seen_result = res
+        h = m.hand
+        assert h is not None and h.result is res
+        low = m.rules.values.value == "low"
+
+        def worth(c: int) -> int:
+            if C.is_joker(c):
+                return 25
+            r = C.rank_of(c)
+            return (1 if low else 11) if r == 1 else 10 if r >= 10 else r
+
+        vals = {p: sum(worth(c) for c in h.hands[p]) for p in h.seats}
+        penalty = m.rules.scoring.value == "penalty"
+        if res.end == "dead":
+            want = {p: 0 for p in h.seats}
+        elif res.winner is None:
+            want = dict(vals) if penalty else {p: 0 for p in h.seats}
+        elif penalty:
+            want = {p: 0 if p == res.winner else v for p, v in vals.items()}
+        else:
+            want = {p: 0 for p in h.seats}
+            want[res.winner] = sum(v for p, v in vals.items() if p != res.winner)
+        assert res.scores == want, (res.end, res.scores, want)
+        if res.end == "out":
+            assert res.winner is not None and not h.hands[res.winner]
+        for p, v in want.items():
+            self.totals[p] += v
+        assert m.totals == self.totals
+        STATS["scored " + res.end] += 1
 
     def _send(self, cmd: Play, dt: float = 0.0) -> bool:
         """Send ``cmd`` after ``dt`` seconds; a refusal must change nothing."""
@@ -203,8 +266,7 @@ class ClassicMachine(RuleBasedStateMachine):
         if p is None:
             return
         if do == "reset":
-            self._send(Play(p, "reset"), dt)
-            if self._on_turn() == p and self.start is not None:
+            if self._send(Play(p, "reset"), dt) and self._on_turn() == p and self.start is not None:
                 assert self._position() == self.start  # C18
             return
         self._send(Play(p, do), dt)
@@ -276,5 +338,6 @@ def test_the_machine_reached_every_kind_of_step() -> None:
 
         pytest.skip("run with the state machine")
     for key in ("preset classic", "preset classic_italian", "preset classic_dutch", "end", "draw",
-                "turn_timeout", "hand_ended", "restored draw", "restored by a clock or leaving"):
+                "turn_timeout", "hand_ended", "restored draw", "restored by a clock or leaving",
+                "scored out", "scored survivor"):
         assert STATS[key] > 0, (key, sorted(STATS.items()))

@@ -60,11 +60,16 @@ def test_a_wrong_expectation_fails_and_says_what(changes: dict[str, Any], why: s
     ({"start": {"hands": {"A": ["6H", "6H", "6H"]}}}, "more than 2 times"),
     ({"steps": [{"p": "A", "do": "fly"}]}, "unknown command 'fly'"),
     ({"steps": [{"p": "A", "do": "add", "card": "6H"}]}, "needs meld"),
-    ({"steps": [{"p": "A", "do": "add", "card": "6H", "meld": 1, "face": "x"}]}, "does not take"),
+    ({"steps": [{"p": "A", "do": "add", "card": "6H", "meld": 1, "as": "7H"}]}, "does not take"),
     ({"expect": {"weather": 1}}, "unknown check key 'weather'"),
     ({"start": {"table": [["KH", "AH", "2H"]]}}, "not valid"),
     ({"start": {"hands": {"A": ["1X"]}}}, "1X"),
     ({"steps": [{"t": 5, "check": {}}, {"t": 4, "check": {}}]}, "never go back"),
+    ({"start": {"hands": {"A": "6H"}}}, "lists of cards, not text"),
+    ({"expect": {"hands": ["6H"]}}, "'hands' has the wrong shape"),
+    ({"expect": {"melds": {"one": []}}}, "maps meld ids"),
+    ({"expect": {"match": {"totals": 3}}}, "totals"),
+    ({"steps": [{"check": {"turn": 3}}]}, "step 1's check: 'turn' has the wrong shape"),
 ])
 def test_a_malformed_case_fails_and_says_why(changes: dict[str, Any], why: str) -> None:
     ok, _, message = run_case(variant(**changes))

@@ -137,3 +137,23 @@ class TestOptions:
         with pytest.raises(OptionsRefused) as e:
             table_rules(wide, 8, {"hand": 13, "jokers": 0})  # 104 of 104: nothing left
         assert e.value.code == "no_stock"
+
+
+class TestVariants:
+    """The classic presets are variants beside Machiavelox (engine/variants.py)."""
+
+    def test_find_variant(self) -> None:
+        from engine.classic.match import MATCH_COMMANDS, TURN_COMMANDS, ClassicMatch
+        from engine.classic.turn import ClassicHand
+        from engine.commands import CLASSIC_SPECS
+        from engine.variants import find_variant
+
+        for name, rules in (("classic", CLASSIC), ("classic_italian", CLASSIC_ITALIAN),
+                            ("classic_dutch", CLASSIC_DUTCH)):
+            v = find_variant(name)
+            assert v.flow is ClassicMatch and v.rules is rules and v.seats == (2, 6)
+            assert set(v.commands) == set(CLASSIC_SPECS) == TURN_COMMANDS | MATCH_COMMANDS
+        for do in TURN_COMMANDS:  # one handler a command of the schema
+            assert hasattr(ClassicHand, "_cmd_" + do), do
+        for do in MATCH_COMMANDS - {"deal"}:
+            assert hasattr(ClassicMatch, "_cmd_" + do), do

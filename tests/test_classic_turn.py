@@ -52,6 +52,24 @@ class TestJokerFaces:
         play(m, "A end")
         assert meld(m, 1) == "JK=4H 5H 6H"
 
+    def test_defaults_at_the_edges_of_the_ace(self) -> None:
+        # C6, C8: A…K plus a joker is fourteen long: the joker can only be the high ace.
+        m = position(A="AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK 2S", stock="3C")
+        play(m, "A lay AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK")
+        play(m, "A end")
+        assert meld(m, 1) == "AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH JK=AH"
+        # `low` (Dutch): Q K JK cannot end at the ace, so the joker is the jack.
+        d = position(rules="classic_dutch", options={"jokers": 2}, A="QH KH JK 2S",
+                     stock="3C 4C")
+        play(d, "A lay QH KH JK")
+        play(d, "A end")
+        assert meld(d, 1) == "JK=JH QH KH"
+        # Two jokers and 2 3: as low as it can, A 2 3 4.
+        two = position(A="2H 3H JK JK 5S", stock="3C")
+        play(two, "A lay 2H 3H JK JK")
+        play(two, "A end")
+        assert meld(two, 1) == "JK=AH 2H 3H JK=4H"
+
     def test_a_named_face_at_the_high_end(self) -> None:
         m = position(A="5H 6H JK 2S", stock="3C")
         play(m, "A lay 5H 6H JK=7H")

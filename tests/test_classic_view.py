@@ -17,7 +17,8 @@ def test_a_seat_sees_its_own_hand_and_counts_of_the_others() -> None:
     assert {p["name"]: p["hand_count"] for p in v["players"]} == {"A": 2, "B": 2, "C": 1}
     assert v["table"] == [{"id": 1, "cards": ["5H", "JK=6H", "7H"], "valid": True,
                            "changed": False}]
-    assert v["stock"] == 2 and v["turn"] == {"player": "A", "started": 0.0, "deadline": None}
+    assert v["stock"] == 2 and v["turn"] == {"player": "A", "started": 0.0, "deadline": None,
+                                             "ends": None}
     text = json.dumps(classic_view(m, "B"))
     assert "2S" not in text and "3C" not in text and "4C" not in text  # A's hand, the stock
     assert classic_view(m, None)["hand"] is None
@@ -32,6 +33,14 @@ def test_loose_jokers_changed_melds_and_the_clock() -> None:
     assert [t["changed"] for t in v["table"]] == [True, False]
     play(m, "A disconnect", t=50)  # the absence clock (C31) ends the turn at 140 > 120
     assert classic_view(m, "B")["players"][0]["absent_until"] == 140
+    assert classic_view(m, "B")["turn"]["ends"] == 120
+
+
+def test_the_turn_ends_at_its_players_absence_without_a_clock() -> None:
+    m = position(A="2C", B="3C", stock="9S")
+    play(m, "A disconnect", t=5)
+    turn = classic_view(m, "B")["turn"]
+    assert turn["deadline"] is None and turn["ends"] == 95
 
 
 def test_opening_status_and_options() -> None:

@@ -111,6 +111,10 @@ class ClassicMatch(AbsenceRules):
             copies[face] = n + 1
             return n * C.PACK_SIZE + face, None
 
+        if isinstance(table, str) or isinstance(stock, str) or not isinstance(hands or {}, dict) \
+                or any(isinstance(h, str) for h in (hands or {}).values()) \
+                or any(isinstance(t, str) for t in table):
+            raise ValueError("table, hands and stock list cards (lists of cards, not text)")
         for meld in table:
             mid = hand.next_meld
             hand.next_meld += 1
@@ -201,12 +205,18 @@ class ClassicMatch(AbsenceRules):
         return self.hand is not None and self.hand.result is None
 
     def turn_deadline_ms(self) -> int | None:
-        """When the current turn ends by a clock (C20 or C31's absence), or None."""
+        """When the current turn's clock (C20) expires, or None without a clock or a turn."""
         hand = self.hand
         if hand is None or hand.result is not None or hand.turn is None:
             return None
-        best = hand.turn_deadline_ms
-        away = self.leave_deadlines().get(hand.turn)
+        return hand.turn_deadline_ms
+
+    def turn_ends_ms(self) -> int | None:
+        """When the current turn ends by a clock: the earlier of the turn clock (C20) and the
+        absence clock of its player (C31), or None."""
+        best = self.turn_deadline_ms()
+        hand = self.hand
+        away = None if hand is None or hand.turn is None else self.leave_deadlines().get(hand.turn)
         if away is not None and (best is None or away < best):
             best = away
         return best

@@ -17,7 +17,8 @@ Shape (keys always present)::
      "table": [{"id", "cards": [faces, run order, jokers "JK=7H" / "JK"], "valid",
                 "changed": bool}],                 # changed this turn (not yet judged)
      "stock": n, "loose": n, "passes": n,
-     "turn": {"player", "started": s, "deadline": s | None} | None,
+     "turn": {"player", "started": s, "deadline": s | None,   # the turn clock (C20)
+              "ends": s | None} | None,             # with its player's absence (C31)
      "result": {"end", "winner", "scores", "values"} | None,   # the last hand ended
      "match": {"hand", "dealer", "totals", "over", "winner", "pause_until": s | None}}
 """
@@ -71,9 +72,10 @@ def classic_view(match: ClassicMatch, seat: str | None) -> dict[str, Any]:
                           "valid": meld_ok(cards, hand.faces, rules),
                           "changed": mid in hand.touched})
         if hand.turn is not None and hand.result is None:
-            d = match.turn_deadline_ms()
+            d, e = match.turn_deadline_ms(), match.turn_ends_ms()
             turn = {"player": hand.turn, "started": sec(hand.turn_started_ms),
-                    "deadline": None if d is None else sec(d)}
+                    "deadline": None if d is None else sec(d),
+                    "ends": None if e is None else sec(e)}
     res = match.last_result
     return {
         "t": sec(match.now_ms), "version": match.version, "you": seat, "rules": rules.name,
