@@ -236,11 +236,9 @@ def test_an_owner_paused_past_its_lease_never_writes_again(cluster: Cluster) -> 
                                "play resumed after the pause")
             finally:
                 owner.signal(signal.SIGCONT)
-            # Resumed: it finds out and stops the table; play goes on (maybe back on it, by
-            # a handover once the proxy sees it up again).
-            after = len(players.acked(code))
-            await wait_for(lambda: len(players.acked(code)) > after + 3, RESUME_BOUND,
-                           "play goes on after the old owner resumed")
+            # Resumed: it finds out and stops the table before it writes anything (its
+            # sockets and timers all fire at once now); give it the time to try.
+            await asyncio.sleep(2.0)
         finally:
             await players.stop()
         log = check_log(c, code, players)
