@@ -27,7 +27,8 @@ TIMERS = {"play": 1.5, "hold": 1.0, "inactivity": 3.0, "absence": 2.0, "freeze":
 
 def settings(redis_url: str, prefix: str, **extra: Any) -> Settings:
     return Settings(secret="durable-test", test_deals=True, resume_wait=0, redis_url=redis_url,
-                    redis_prefix=prefix, lease_seconds=1.0, commands_per_second=200, **extra)
+                    redis_prefix=prefix, lease_seconds=1.0, commands_per_second=200,
+                    store_timeout=5.0, **extra)  # a loaded machine must not read as Redis down
 
 
 async def compare_rebuilt(server: LiveServer, code: str) -> int:
