@@ -41,6 +41,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter, ValidationError
 
 from .connection import Connection
+from .inbox import TableError
 from .journal import DealOptions
 from .logs import TableLog
 from .metrics import Metrics
@@ -48,7 +49,6 @@ from .registry import TableRegistry
 from .sessions import Session
 from .settings import Settings
 from .store import QueueEntry, Store, StoreError
-from .tables import TableError
 
 #: Players per agora hand.
 GROUP = 3

@@ -40,13 +40,14 @@ from engine.view import hand_view
 
 from .connection import Connection
 from .errors import ApiError
+from .inbox import Attach, Detach, TableFull
 from .journal import SEATS, DealOptions
 from .limits import SENTENCES
 from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_client
 from .registry import TableRegistry
 from .sessions import Session, Sessions
 from .settings import Settings
-from .tables import SERVER_REFUSALS, Attach, Detach, Table, TableFull
+from .tables import SERVER_REFUSALS, Table
 
 Level = Literal["casual", "shark"]
 

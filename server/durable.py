@@ -204,7 +204,7 @@ def roll_back(table: Table) -> None:
     game time. The item's commands are not answered yet: whether a failed append was stored
     is unknown until the store answers (a timed-out write may land later), so
     :func:`resume` answers them then, from what the store holds."""
-    from .tables import SeatInfo, StoreDown
+    from .inbox import SeatInfo, StoreDown
 
     s = table.saved
     table.journal = table.journal[:s.journal]
@@ -337,8 +337,8 @@ def load_record(table: Table, record: TableRecord) -> float:
     bot seats, the game replayed through the engine from the deal and the journal, the event
     log, and the dedup cache of every journalled command (a command whose ack was lost is
     acknowledged again, not applied twice). The last journalled game time."""
+    from .inbox import SeatInfo
     from .journal import EventLog
-    from .tables import SeatInfo
 
     meta = record.meta
     table.log_id = str(meta["log_id"])

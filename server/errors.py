@@ -26,8 +26,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .inbox import TableError
 from .store import StoreError
-from .tables import TableError
 
 log = logging.getLogger("machiavelox.app")
 

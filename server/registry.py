@@ -20,13 +20,14 @@ import secrets
 from collections.abc import Callable
 
 from .durable import mark_saved, restore, table_meta
+from .inbox import Mode, NoSuchTable, TableError, TooManyTables, TooManyWaiting
 from .journal import DealOptions
 from .lease import LeaseKeeper
 from .metrics import Metrics
 from .sessions import Session
 from .settings import Settings
 from .store import MemoryStore, Store
-from .tables import Mode, NoSuchTable, Table, TableError, TooManyTables, TooManyWaiting
+from .tables import Table
 
 
 class TableBusy(TableError):

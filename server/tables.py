@@ -74,6 +74,21 @@ from .durable import (
     table_meta,
 )
 from .frames import ViewFeed, replay_text
+from .inbox import (
+    Attach,
+    Call,
+    Detach,
+    InboxItem,
+    Join,
+    Mode,
+    Resync,
+    SeatInfo,
+    Stop,
+    StoreDown,
+    Submit,
+    TableFull,
+    TableMoved,
+)
 from .journal import (
     SEATS,
     DealOptions,
@@ -100,8 +115,6 @@ from .sessions import Session
 from .settings import Settings
 from .store import Fenced, FinishedGame, HandScore, Store, StoreConflict
 
-Mode = Literal["single", "long"]
-
 #: The server's own refusals, beside the engine's (``engine.errors.MESSAGES``).
 #: Seconds before a failed store append is tried again, doubling while it fails.
 STORE_BACKOFF_FIRST = 0.25
@@ -117,104 +130,6 @@ SERVER_REFUSALS = {
     "not_started": "The hand has not been dealt yet: waiting for three players.",
     "internal_error": "The server failed on that command; the failure is logged for the developers.",
 }
-
-
-class TableError(Exception):
-    """A table-level failure with a stable ``code`` and a sentence (HTTP 4xx)."""
-
-    status = 400
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class TableFull(TableError):
-    status = 409
-
-
-class NoSuchTable(TableError):
-    status = 404
-
-
-class TooManyTables(TableError):
-    status = 503
-
-
-class StoreDown(TableError):
-    """The store did not take the change (a durable table): nothing changed (503)."""
-
-    status = 503
-
-
-class TableMoved(TableError):
-    """Another process owns the table now (``server.lease``): ask again (503)."""
-
-    status = 503
-
-
-class TooManyWaiting(TableError):
-    """One player holding too many tables that wait for players (a flood of creations)."""
-
-    status = 429
-
-
-# ---------------------------------------------------------------------------- inbox items
-
-
-@dataclass
-class Join:
-    session: Session
-    future: asyncio.Future[str]
-
-
-@dataclass
-class Attach:
-    conn: Connection
-    last_version: int | None
-
-
-@dataclass
-class Resync:
-    conn: Connection
-    last_version: int | None
-
-
-@dataclass
-class Detach:
-    conn: Connection
-
-
-@dataclass
-class Submit:
-    conn: Connection
-    msg: CommandIn
-    #: ``time.perf_counter()`` when the socket's message was read (0: unknown), for the
-    #: command-to-broadcast latency metric.
-    received: float = 0.0
-
-
-@dataclass
-class Call:
-    """Run ``fn()`` inside the table's task (a consistent look at its state)."""
-
-    fn: Callable[[], Any]
-    future: asyncio.Future[Any]
-
-
-class _Stop:
-    pass
-
-
-InboxItem = Join | Attach | Resync | Detach | Submit | Call | _Stop
-
-
-@dataclass
-class SeatInfo:
-    player_id: str
-    name: str
-    live: int = 0  # open connections
 
 
 # ---------------------------------------------------------------------------- the table
@@ -397,7 +312,7 @@ class Table:
                 if getter in done:
                     item = getter.result()
                     getter = None
-                    if isinstance(item, _Stop):
+                    if isinstance(item, Stop):
                         return
                     self.last_activity = asyncio.get_running_loop().time()
                 if (self.confirm_lease is not None

@@ -16,8 +16,9 @@ from serverhelpers import NO_PROXY, LiveServer, run, seated
 from websockets.asyncio.client import connect
 
 from server.frames import view_for
+from server.inbox import Resync
 from server.settings import Settings
-from server.tables import Resync, Table
+from server.tables import Table
 
 POSITION = {
     "table": [["4C", "5C", "6C"]],

@@ -41,11 +41,12 @@ from engine.rules import MACHIAVELOX
 from engine.view import game_view
 from server.changes import apply_frame
 from server.connection import Connection
+from server.inbox import Attach, Detach, Join, Resync, Submit
 from server.journal import DealOptions, replay
 from server.protocol import CommandIn, ErrorOut, ResumeIn, parse_client
 from server.sessions import Sessions
 from server.settings import Settings
-from server.tables import Attach, Detach, Join, Resync, Submit, Table
+from server.tables import Table
 
 TIMERS = {"play": 1.0, "hold": 0.4, "inactivity": 1.5, "freeze": 1.0, "absence": 1.2,
           "tiebreak": 1.0, "pause": 0.5}

@@ -44,6 +44,7 @@ from ..errors import (
     CLOSE_TOO_MANY_SOCKETS,
     CLOSE_TRY_AGAIN,
 )
+from ..inbox import Attach, Detach, Resync, Submit
 from ..limits import SENTENCES, Limits, client_ip, origin_allowed
 from ..protocol import (
     CommandIn,
@@ -60,7 +61,7 @@ from ..protocol import (
 from ..registry import TableRegistry
 from ..sessions import Sessions
 from ..settings import Settings
-from ..tables import Attach, Detach, Resync, Submit, Table
+from ..tables import Table
 
 router = APIRouter()
 
