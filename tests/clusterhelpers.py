@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from conftest import RedisServer, _redis_answers, free_port
+from conftest import RedisServer, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 HAPROXY_CFG = REPO / "deploy" / "haproxy.cfg"
@@ -45,23 +45,11 @@ class DurableRedis(RedisServer):
         super().__init__(binary)
         self.dir = tempfile.mkdtemp(prefix="mvx-redis-")
 
-    def start(self, attempts: int = 3, timeout: float = 10.0) -> None:
-        for _ in range(attempts):
-            if not self.port:
-                self.port = free_port()
-            self.proc = subprocess.Popen(
-                [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "yes", "--appendfsync", "always", "--dir", self.dir,
-                 "--maxmemory-policy", "noeviction", "--loglevel", "warning"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline and self.proc.poll() is None:
-                if _redis_answers(self.port):
-                    return
-                time.sleep(0.02)
-            self.stop()
-            self.port = 0
-        raise RuntimeError("redis-server did not answer PING")
+    keep_port = True
+
+    def args(self) -> list[str]:
+        return ["--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", self.dir,
+                "--maxmemory-policy", "noeviction"]
 
     def kill(self) -> None:
         assert self.proc is not None

@@ -97,12 +97,20 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
+    #: Start again on the same port (a restart clients reconnect to), once it has one.
+    keep_port = False
+
+    def args(self) -> list[str]:
+        """The server's options beyond its port (persisting nothing, here)."""
+        return ["--save", "", "--appendonly", "no", "--protected-mode", "yes"]
+
     def start(self, attempts: int = 3, timeout: float = 10.0) -> None:
         for _ in range(attempts):
-            self.port = free_port()
+            if not (self.keep_port and self.port):
+                self.port = free_port()
             self.proc = subprocess.Popen(
-                [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--protected-mode", "yes", "--loglevel", "warning"],
+                [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", *self.args(),
+                 "--loglevel", "warning"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline and self.proc.poll() is None:
@@ -110,6 +118,7 @@ class RedisServer:
                     return
                 time.sleep(0.02)
             self.stop()  # the port was taken meanwhile, or it is slow: try another
+            self.port = 0
         raise RuntimeError("redis-server did not answer PING")
 
     def stop(self) -> None:
