@@ -237,7 +237,7 @@ def _option_value(key: str, value: Any) -> Any:
 
     if key in _CHOICES:
         choices = _CHOICES[key]
-        if isinstance(value, bool) is not isinstance(choices[0], bool) or value not in choices:
+        if type(value) is not type(choices[0]) or value not in choices:  # 2.0 is not 2
             raise bad(" or ".join(str(c).lower() for c in choices))
         return value
     if key in _ENUMS:

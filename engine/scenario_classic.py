@@ -286,9 +286,16 @@ def build_match(case: dict[str, Any]) -> ClassicMatch | None:
     meta = case.get("match") or {}
     if not isinstance(meta, dict):
         raise CaseError("'match' must be an object")
-    hand_no = int(meta.get("hand", 1))
+    hand_no = meta.get("hand", 1)
+    if isinstance(hand_no, bool) or not isinstance(hand_no, int) or hand_no < 1:
+        raise CaseError("match 'hand' must be a whole number from 1")
     totals = meta.get("totals")
-    seed = int(case.get("seed", 0))
+    if totals is not None and (not isinstance(totals, dict) or any(
+            isinstance(v, bool) or not isinstance(v, int) for v in totals.values())):
+        raise CaseError("match 'totals' maps players to whole numbers")
+    seed = case.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise CaseError("'seed' must be a whole number")
     start = case.get("start")
     if start is None:
         if "seed" not in case:
@@ -309,8 +316,10 @@ def run_classic_case(case: dict[str, Any]) -> tuple[bool, str, str]:
     try:
         try:
             match = build_match(case)
-        except (ValueError, KeyError, TypeError) as e:
-            raise CaseError(str(e).strip("'\"")) from None
+        except KeyError as e:
+            raise CaseError(f"the case has no {e}") from None
+        except (ValueError, TypeError) as e:
+            raise CaseError(str(e)) from None
         expect = case.get("expect") or {}
         if not isinstance(expect, dict):
             raise CaseError("'expect' must be an object")

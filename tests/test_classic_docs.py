@@ -40,13 +40,13 @@ def test_the_tests_named_exist() -> None:
 def test_the_cases_named_exist() -> None:
     public = ROOT.parent / "shared" / "conformance" / "cases" / "classic"
     own = ROOT / "tests" / "cases" / "classic"
-    for kind, folder in (("public", public), ("own", own)):
+    for kind, folder, prefix in (("public", public, ""), ("own", own, ""), ("t15", own, "t15-")):
         for group in re.findall(rf"{kind} ((?:\d+(?:–\d+)?(?:, )?)+)", RULES):
             for item in re.findall(r"\d+(?:–\d+)?", group):
                 lo, _, hi = item.partition("–")
                 for n in range(int(lo), int(hi or lo) + 1):
                     if folder.is_dir():
-                        assert list(folder.glob(f"{n:02d}-*.json")), f"{kind} {n}"
+                        assert list(folder.glob(f"{prefix}{n:02d}-*.json")), f"{kind} {n}"
 
 
 def test_rules_md_links_here() -> None:

@@ -70,6 +70,11 @@ def test_a_wrong_expectation_fails_and_says_what(changes: dict[str, Any], why: s
     ({"expect": {"melds": {"one": []}}}, "maps meld ids"),
     ({"expect": {"match": {"totals": 3}}}, "totals"),
     ({"steps": [{"check": {"turn": 3}}]}, "step 1's check: 'turn' has the wrong shape"),
+    ({"match": {"hand": "x"}}, "match 'hand' must be a whole number from 1"),
+    ({"match": {"hand": 0}}, "match 'hand' must be a whole number from 1"),
+    ({"match": {"totals": {"A": "lots"}}}, "maps players to whole numbers"),
+    ({"seed": "x"}, "'seed' must be a whole number"),
+    ({"start": {"hands": {"A": ["JK=ZZ"]}}}, "'ZZ' has no suit"),  # the quote kept (t15)
 ])
 def test_a_malformed_case_fails_and_says_why(changes: dict[str, Any], why: str) -> None:
     ok, _, message = run_case(variant(**changes))

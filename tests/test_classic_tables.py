@@ -111,6 +111,10 @@ class TestOptions:
         ("classic", 2, {"max_jokers": 0}, "bad_option"),
         ("classic", 2, {"clock": 0}, "bad_option"),
         ("classic", 2, {"first_turn_out": 1}, "bad_option"),
+        # 2.0 == 2 in Python, but a float pack count crashed the deal (t15):
+        ("classic", 2, {"packs": 2.0}, "bad_option"),
+        ("classic", 2, {"hand": 13.0}, "bad_option"),
+        ("classic", 2, {"jokers": 4.0}, "bad_option"),
         ("classic", 2, {"opening": -1}, "bad_option"),
         ("classic", 2, {"opening": True}, "bad_option"),
         ("classic", 2, {"absence": None}, "bad_option"),

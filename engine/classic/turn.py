@@ -379,7 +379,8 @@ class ClassicHand:
             return False
 
     def _joker_for(self, mid: int, card: int) -> int:
-        j = joker_place(self.melds[mid], self.faces, card % 52)
+        j = joker_place(self.melds[mid], self.faces, card % 52,
+                        self.snapshot.melds.get(mid, ()))
         if j is None:
             raise Refused("not_joker_place", f"{C.name(card)} cannot take the place of a "
                                              f"joker in meld {mid}.")
