@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +33,10 @@ def test_there_are_public_cases(shared_dir: Path) -> None:
 
 
 def _cli() -> list[str]:
-    found = shutil.which("machiavelox")
-    return [found] if found else [sys.executable, "-m", "server.cli"]
+    # The script installed beside this interpreter (not whichever `machiavelox` PATH finds
+    # first: an older install elsewhere would run older rules).
+    beside = Path(sys.executable).with_name("machiavelox")
+    return [str(beside)] if beside.exists() else [sys.executable, "-m", "server.cli"]
 
 
 def _run_cli(*files: Path) -> subprocess.CompletedProcess[str]:
