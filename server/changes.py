@@ -23,6 +23,11 @@ since the version before it (``version - 1``), in three parts:
 * ``mine``: the seat's own part of the hand view (``you``, ``hand``: its own cards) when it
   changed, and both when the hand view was replaced whole.
 
+An update's events leave out what its view says (``server.frames``): an event without ``t``
+happened at the hand view's ``t``, one without ``hand`` belongs to the view's ``hand_no``;
+:func:`full_events` puts them back. The events of a frame that cannot be applied (a gap)
+cannot be completed: they come again, whole, in the replay that answers the ``resume``.
+
 :func:`apply` (bots, league, tests) and ``server/web/changes.js`` (the browser) build the
 next view from the last one and a frame; :func:`apply_frame` also says when a frame cannot be
 applied (a gap: the client's view is not of ``version - 1``), and the client then asks for a
@@ -157,6 +162,19 @@ def apply(game: View, changes: dict[str, Any], mine: dict[str, Any] | None = Non
     if mine and new.get("hand") is not None:
         new["hand"] = {**new["hand"], **mine}
     return new
+
+
+def full_events(events: list[View], game: View | None) -> list[View]:
+    """An update's ``events`` with the ``t`` and ``hand`` they leave out put back from
+    ``game``, the view after the update (see the module docstring); events that lack none
+    come back as they are. ``game`` None (a replay, nothing applied yet): as they are."""
+    if game is None:
+        return events
+    hv = game.get("hand")
+    defaults: View = {"hand": game["hand_no"]}
+    if hv is not None:
+        defaults["t"] = hv["t"]
+    return [e if "t" in e and "hand" in e else {**defaults, **e} for e in events]
 
 
 def apply_frame(game: View | None, version: int | None, frame: dict[str, Any]

@@ -8,7 +8,10 @@ a failed play sent back to them, so it goes to that player only (§5.5).
 Per batch a table builds the **shared** view (``engine.view.shared_game_view``: the
 spectator's, with nothing of any seat) once, diffs it against the one it sent before
 (``server.changes``: the same ``set`` and ``hand`` texts for every seat), and adds each seat's own part
-(``mine``: its hand) and its events: :class:`ViewFeed`. Snapshots carry the whole view. The
+(``mine``: its hand) and its events: :class:`ViewFeed`. An update's events leave out what
+its view says (``t`` when it is the hand view's, ``hand`` when it is the view's ``hand_no``:
+about 20 bytes an event; ``server.changes.full_events`` puts them back); a replay's are whole.
+Snapshots carry the whole view. The
 texts are put together here, each part serialised once (:func:`dumps`, orjson). Everything here is
 pure: the table's task calls it and puts the texts into the connections' queues.
 """
@@ -55,10 +58,26 @@ def events_for(batches: Iterable[Batch], seat: str | None) -> list[dict[str, Any
     return out
 
 
-class _EventTexts:
-    """The JSON text of each event of some batches, public once and private for its player."""
+def _compact(d: dict[str, Any], view: GameView | None) -> dict[str, Any]:
+    """Event ``d`` without the fields the update's view already says
+    (``server.changes.full_events`` puts them back): ``t`` when it is the hand view's ``t``
+    (the batch's time), ``hand`` when it is the view's ``hand_no``."""
+    if view is None:
+        return d
+    hv = view["hand"]
+    if hv is not None and d["t"] == hv["t"]:
+        del d["t"]
+    if d["hand"] == view["hand_no"]:
+        del d["hand"]
+    return d
 
-    def __init__(self, batches: Iterable[Batch]) -> None:
+
+class _EventTexts:
+    """The JSON text of each event of some batches, public once and private for its player.
+    ``view``: the shared view the update gives (events are then sent compact, see
+    :func:`_compact`); None for a replay, whose events are whole (no view comes with it)."""
+
+    def __init__(self, batches: Iterable[Batch], view: GameView | None = None) -> None:
         self.items: list[tuple[Event, str, str | None]] = []
         for batch in batches:
             for hand_no, event in batch:
@@ -68,8 +87,8 @@ class _EventTexts:
                 if event.private and event.player is not None:
                     d = event_view(event, event.player)
                     d.setdefault("hand", hand_no)
-                    private = dumps(d)
-                self.items.append((event, dumps(public), private))
+                    private = dumps(_compact(d, view))
+                self.items.append((event, dumps(_compact(public, view)), private))
 
     def text(self, seat: str | None) -> str:
         parts = []
@@ -126,8 +145,8 @@ class ViewFeed:
             self.shared = None  # nobody has this version: whoever comes gets a snapshot
             self.own.clear()
             return {}
-        events = _EventTexts([batch])
         new = shared_game_view(game)
+        events = _EventTexts([batch], new)
         old = self.shared
         hand = game.hand
         texts: dict[str | None, str] = {}

@@ -27,7 +27,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from server.app import create_app
-from server.changes import apply_frame
+from server.changes import apply_frame, full_events
 from server.settings import Settings
 from server.tables import Table
 
@@ -214,6 +214,8 @@ class Player:
                         f"{self.name}: a gap at {frame['version']} (view of {self.game_version})")
                     if ok and not frame.get("replay"):
                         self.game, self.game_version = game, frame["version"]
+                        if frame["type"] == "update":  # the t and hand they leave out
+                            frame["events"] = full_events(frame["events"], game)
                     frame.setdefault("game", self.game)
                 self._queue.put_nowait(frame)
         except ConnectionClosed:

@@ -274,7 +274,8 @@ class Checker:
             for e in frame["events"]:
                 if e["kind"] == "chain_undo":
                     assert e["player"] == seat, (seat, e)  # addressed to its player (§5.5)
-                hand_no = e.get("hand")
+                # An update's events leave out the hand the view names (server.frames).
+                hand_no = e.get("hand", game.hand_no if game is not None else None)
                 allowed = self.seen.get((seat, hand_no), set()) if hand_no is not None else set()
                 self.assert_sees(seat, e, allowed, f"event {e}")
             rest = {k: v for k, v in frame.items() if k != "events"}

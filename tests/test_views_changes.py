@@ -38,8 +38,8 @@ from engine.game import Game
 from engine.hand import Command, Hand
 from engine.rules import MACHIAVELOX
 from engine.view import game_view
-from server.changes import apply_frame
-from server.frames import ViewFeed
+from server.changes import apply_frame, full_events
+from server.frames import Batch, ViewFeed, events_for
 from server.protocol import TableSummary
 
 HERE = Path(__file__).resolve().parent
@@ -93,12 +93,13 @@ class Replayer:
         self.checked = 0
         self.changes = 0
         self.snapshots = 0
+        self.compact = 0
         self.keep = keep
         #: Per seat, for the node test: ``[frame, view after it]`` in order.
         self.frames: dict[str, list[list[Any]]] = {str(s): [] for s in self.seats}
         self.batch()
 
-    def receive(self, seat: str | None, text: str) -> None:
+    def receive(self, seat: str | None, text: str, batch: Batch | None = None) -> None:
         frame = json.loads(text)
         version, view = self.state[seat]
         ok, new = apply_frame(view, version, frame)
@@ -108,8 +109,14 @@ class Replayer:
         assert new == want, (seat, frame["version"], frame)
         self.checked += 1
         self.changes += "set" in frame
+        events = None
+        if batch is not None:
+            # The events leave out the t and hand the view says; put back, they are whole.
+            events = events_for([batch], seat)
+            assert full_events(frame["events"], new) == events, (seat, frame)
+            self.compact += sum(1 for e in frame["events"] if "t" not in e or "hand" not in e)
         if self.keep:
-            self.frames[str(seat)].append([frame, want])
+            self.frames[str(seat)].append([frame, want, events])
 
     def batch(self) -> None:
         batch = self.game.drain_events()
@@ -118,7 +125,7 @@ class Replayer:
         self.version += 1
         texts = self.feed.updates(self.version, batch, self.game, set(self.seats))
         for seat in self.seats:
-            self.receive(seat, texts[seat])
+            self.receive(seat, texts[seat], batch)
 
     def play(self, steps: Iterator[tuple[float, Command | None]]) -> Replayer:
         for now, cmd in steps:
@@ -152,6 +159,7 @@ def replay_recorded(record: dict[str, Any], keep: bool = False, steps: int | Non
 def test_a_recorded_game_builds_every_seats_view_from_changes(record: dict[str, Any]) -> None:
     r = replay_recorded(record)
     assert r.changes > 0.9 * r.checked  # changes, not whole views, almost always
+    assert r.compact > r.checked  # events without the t and hand their update's view says
     assert r.checked >= 4 * min(50, len(record["steps"]) // 4)
 
 
@@ -201,8 +209,9 @@ def test_changes_are_smaller_than_views_and_the_same_for_every_seat() -> None:
 
 
 def write_fixture(path: Path) -> int:
-    """The frames of :data:`NODE_GAMES` for every seat with the views they must give, as JSON
-    (``{game: {seat: [[frame, view], ...]}}``); the number of frames."""
+    """The frames of :data:`NODE_GAMES` for every seat with the views they must give and the
+    whole events of updates (null for snapshots), as JSON (``{game: {seat: [[frame, view,
+    events], ...]}}``); the number of frames."""
     out: dict[str, Any] = {}
     n = 0
     for record in GAMES:

@@ -6,7 +6,7 @@
 // the player arranged their hand in, the selection, the language, the removed-cards toggle.
 import { t, setLang, getLang, onLangChange, refusalText } from "./i18n.js";
 import { api, Connection, ApiError } from "./net.js";
-import { applyFrame } from "./changes.js";
+import { applyFrame, fullEvents } from "./changes.js";
 import { h, toast, dockToast, tickClocks, setClockBase, confirmDialog, cssKey } from "./ui.js";
 import { reconcileOrder, sortBySuit, sortByRank } from "./cards.js";
 import { installDnd } from "./dnd.js";
@@ -371,9 +371,12 @@ function onMessage(msg) {
         if (msg.version < S.version) return; // an older view than the one shown
         S.version = msg.version;
       }
-      addEvents(msg.events || []);
       // Changes since version - 1 (server/web/changes.js); on a gap, ask for a snapshot once.
       const next = applyFrame(S.game, S.gameVersion, msg);
+      // The events leave out the `t` and `hand` the view says; those of a frame that could
+      // not be applied come again, whole, in the replay that answers the resume.
+      const events = msg.events || [];
+      addEvents(next.ok ? fullEvents(events, next.game) : events.filter((e) => "t" in e && "hand" in e));
       if (!next.ok) {
         if (!S.awaitingSnapshot && S.conn) {
           S.awaitingSnapshot = true;

@@ -55,3 +55,15 @@ export function applyFrame(game, version, frame) {
   if (!game || version === null || version === undefined || frame.version !== version + 1) return { ok: false, game };
   return { ok: true, game: applyChanges(game, frame, frame.mine) };
 }
+
+/**
+ * An update's events with the `t` and `hand` they leave out put back from `game`, the view
+ * after the update: an event without `t` happened at the hand view's `t`, one without `hand`
+ * belongs to the view's `hand_no` (server/changes.py, full_events). `game` null: as they are.
+ */
+export function fullEvents(events, game) {
+  if (!game) return events;
+  const defaults = { hand: game.hand_no };
+  if (game.hand) defaults.t = game.hand.t;
+  return events.map((e) => ("t" in e && "hand" in e ? e : { ...defaults, ...e }));
+}

@@ -1,13 +1,13 @@
 // The browser's applier (server/web/changes.js) on the frames the server sends: run by
 // tests/test_views_changes.py (`node --test tests/js` with MVX_FRAMES naming the fixture it
-// writes: {game: {seat: [[frame, view after it], ...]}}), or by hand the same way.
+// writes: {game: {seat: [[frame, view after it, whole events or null], ...]}}), or by hand.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 // Loaded as an ES module whatever node's default for .js files (the page loads it as one).
 const source = readFileSync(new URL("../../server/web/changes.js", import.meta.url), "utf8");
-const { applyFrame } = await import("data:text/javascript;charset=utf-8," + encodeURIComponent(source));
+const { applyFrame, fullEvents } = await import("data:text/javascript;charset=utf-8," + encodeURIComponent(source));
 
 const fixture = process.env.MVX_FRAMES;
 
@@ -18,7 +18,7 @@ test("every seat's view built from the recorded frames is the server's full view
     for (const [seat, frames] of Object.entries(seats)) {
       let game = null;
       let version = null;
-      for (const [frame, want] of frames) {
+      for (const [frame, want, events] of frames) {
         const before = JSON.stringify(game);
         const next = applyFrame(game, version, frame);
         assert.ok(next.ok, `${name}, ${seat}: a gap at version ${frame.version}`);
@@ -26,6 +26,10 @@ test("every seat's view built from the recorded frames is the server's full view
         game = next.game;
         version = frame.version;
         assert.deepStrictEqual(game, want, `${name}, ${seat}, version ${frame.version}`);
+        if (events) {
+          // The events leave out the t and hand the view says: put back, they are whole.
+          assert.deepStrictEqual(fullEvents(frame.events, game), events, `${name}, ${seat}, events of ${frame.version}`);
+        }
         n += 1;
       }
     }
