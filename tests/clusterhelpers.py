@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 import redis
-from conftest import RedisServer, free_port
+from conftest import RedisServer, free_port, stop_process
 
 REPO = Path(__file__).resolve().parent.parent
 HAPROXY_CFG = REPO / "deploy" / "haproxy.cfg"
@@ -115,12 +115,7 @@ class Node:
         if self.proc is None or self.proc.poll() is not None:
             return
         self.signal(signal.SIGCONT)
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(8)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        stop_process(self.proc, 8)
 
 
 class Proxy:
@@ -154,12 +149,7 @@ class Proxy:
 
     def stop(self) -> None:
         if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+            stop_process(self.proc)
 
 
 class Cluster:

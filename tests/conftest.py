@@ -85,6 +85,16 @@ def _redis_answers(port: int) -> bool:
         return False
 
 
+def stop_process(proc: subprocess.Popen[bytes], timeout: float = 5.0) -> None:
+    """SIGTERM ``proc`` and wait ``timeout`` seconds for it, then SIGKILL it."""
+    proc.terminate()
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
 class RedisServer:
     """A real ``redis-server`` subprocess on a free port of 127.0.0.1, persisting nothing."""
 
@@ -124,12 +134,7 @@ class RedisServer:
     def stop(self) -> None:
         if self.proc is None:
             return
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait(5)
+        stop_process(self.proc)
         self.proc = None
 
 
