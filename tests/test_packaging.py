@@ -96,7 +96,7 @@ def assert_serves_the_page(venv: Path, cwd: Path) -> None:
                 page = http.get(path)
                 assert page.status_code == 200, (path, page.text[:200])
                 assert page.content == (WEB / "index.html").read_bytes()
-            for name in ("app.js", "i18n.js", "style.css", "favicon.svg"):
+            for name in ("app.js", "i18n.js", "lang/it.js", "style.css", "favicon.svg"):
                 r = http.get(f"/static/{name}")
                 assert r.status_code == 200, (name, r.status_code)
                 assert r.content == (WEB / name).read_bytes(), name

@@ -16,9 +16,9 @@ LANGS = ("en", "it", "nl")
 
 
 def dictionaries() -> dict[str, dict[str, str]]:
-    src = (WEB / "i18n.js").read_text(encoding="utf-8")
     out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
+        src = (WEB / "lang" / f"{lang}.js").read_text(encoding="utf-8")
         m = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", src, re.DOTALL | re.MULTILINE)
         assert m, f"no dictionary for {lang}"
         pairs = re.findall(r'"([A-Za-z0-9_.]+)":\s*"((?:[^"\\]|\\.)*)"', m.group(1))
