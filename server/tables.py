@@ -112,6 +112,7 @@ from .protocol import (
     dump,
     dump_reply,
 )
+from .replay import keep_record
 from .sessions import Session
 from .settings import Settings
 from .store import Fenced, FinishedGame, HandScore, Store, StoreConflict
@@ -469,6 +470,7 @@ class Table:
         if self._finish_pending:
             self._finish_pending = False
             await self._record_finish()
+            await self._keep_replay()
 
     async def _persist(self) -> None:
         if self.epoch:
@@ -595,6 +597,17 @@ class Table:
                 await self.store.table_end(self.code)
         except Exception:  # noqa: BLE001 - logged and counted; the game is over anyway
             self.tlog.exception("store finish failed")
+            self._count_store_error("finish")
+
+    async def _keep_replay(self) -> None:
+        """A memory store keeps the finished game's replay source (``server.replay``) past
+        the table's life here; a durable store has it already (the table's log)."""
+        if self.store is None or getattr(self.store, "durable", False) or self.game is None:
+            return
+        try:
+            await keep_record(self.store, self)
+        except Exception:  # noqa: BLE001 - logged and counted; the game is over anyway
+            self.tlog.exception("store replay record failed")
             self._count_store_error("finish")
 
     def _settle_drops(self) -> None:

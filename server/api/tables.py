@@ -20,8 +20,10 @@ from ..journal import DealOptions
 from ..limits import Limits, client_ip
 from ..protocol import TableSummary
 from ..store import Store
+from . import replays
 
 router = APIRouter(prefix="/api/tables")
+router.include_router(replays.router, prefix="")
 
 BotSeatsDep = Annotated[BotSeats, Depends(get_bot_seats)]
 
