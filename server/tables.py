@@ -104,6 +104,7 @@ from .logs import TableLog
 from .metrics import Metrics
 from .protocol import (
     AckOut,
+    AgainOut,
     CommandIn,
     RefusedOut,
     TableOut,
@@ -207,6 +208,8 @@ class Table:
         self.on_fenced: Callable[[Table], None] | None = None
         self.confirm_lease: Callable[[Table], Awaitable[None]] | None = None
         self._drops: list[Connection] = []
+        #: Play again (``server.again``): the fields of its AgainOut, None until asked.
+        self.again: dict[str, Any] | None = None
         #: Seats with no socket at the deal, by name: the game time (seconds) at which the
         #: game is told they are disconnected unless a socket attaches first (CONNECT_GRACE).
         self.grace: dict[str, float] = {}
@@ -231,7 +234,18 @@ class Table:
                             seats=[s.name for s in self.seats],
                             online=[s.name for s in self.seats if s.live > 0], phase=self.phase,
                             agora=self.agora,
-                            bots=[s.name for s in self.seats if s.player_id in self.bot_ids])
+                            bots=[s.name for s in self.seats if s.player_id in self.bot_ids],
+                            again=None if self.again is None else AgainOut(**self.again))
+
+    def set_again(self, again: dict[str, Any]) -> None:
+        """Play again (``server.again``; call inside the task): keep ``again`` (the fields of
+        :class:`AgainOut`) and send it to every connection."""
+        self.again = again
+        if self.epoch:
+            self.meta_dirty = True
+        text = dump(AgainOut(**again))
+        for conn in list(self.conns.values()):
+            self._send(conn, text)
 
     def add_bot(self, player_id: str, level: str, reaction: float | None) -> None:
         """Mark a player as a bot seat (call inside the task, before its join): a take-over
