@@ -30,9 +30,12 @@ fields (the hand is over: every card may be shown), each tagged with its ``hand`
 
 from __future__ import annotations
 
+import gzip
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
+
+import orjson
 
 from engine import cards as C
 from engine.view import shared_hand_view
@@ -59,10 +62,13 @@ HAND_NOT_OVER = "This hand is still being played: its replay opens once it is ov
 
 @dataclass(frozen=True)
 class Source:
-    """What makes a table's game again: its meta and journal ``(version, entries)``."""
+    """What makes a table's game again: its meta and journal ``(version, entries)``; for a
+    table of this process also ``current``: its hand number and whether that hand is over
+    (so that a hand in play is refused without replaying anything)."""
 
     meta: dict[str, Any]
     entries: list[tuple[int, list[dict[str, Any]]]]
+    current: tuple[int, bool] | None = None
 
 
 def table_source(table: Any) -> Source:
@@ -73,7 +79,27 @@ def table_source(table: Any) -> Source:
             entries[-1][1].append(entry_json(e))
         else:
             entries.append((e.version, [entry_json(e)]))
-    return Source(table_meta(table), entries)
+    game = table.game
+    current = (0, False) if game is None else (
+        game.hand_no, game.hand is not None and game.hand.result is not None)
+    return Source(table_meta(table), entries, current)
+
+
+def check_hand(code: str, source: Source, hand_no: int) -> None:
+    """Refuse at once what :func:`build_replay` would refuse, when ``source.current`` tells."""
+    if source.current is None:
+        return
+    number, over = source.current
+    if hand_no > number and number > 0 or hand_no < 1:
+        raise NoSuchHand("no_such_hand", f"Table {code} has no hand {hand_no}.")
+    if number == 0 or (hand_no == number and not over):
+        raise HandNotOver("hand_not_over", HAND_NOT_OVER)
+
+
+def encode_replay(code: str, source: Source, hand_no: int) -> bytes:
+    """:func:`build_replay` as gzipped compact JSON (what the API serves and caches)."""
+    text = orjson.dumps(build_replay(code, source, hand_no))
+    return gzip.compress(text, compresslevel=6)
 
 
 def record_key(code: str) -> str:
@@ -174,19 +200,20 @@ def build_replay(code: str, source: Source, hand_no: int) -> dict[str, Any]:
 
 
 class ReplayCache:
-    """The last :data:`CACHE_SIZE` replays built, by ``(log id, hand)``."""
+    """The last :data:`CACHE_SIZE` replays built (gzipped JSON, :func:`encode_replay`: tens of
+    KiB each, against a few MiB as text), by ``(log id, hand)``."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.size = size
-        self._items: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._items: OrderedDict[tuple[str, int], bytes] = OrderedDict()
 
-    def get(self, key: tuple[str, int]) -> dict[str, Any] | None:
+    def get(self, key: tuple[str, int]) -> bytes | None:
         got = self._items.get(key)
         if got is not None:
             self._items.move_to_end(key)
         return got
 
-    def put(self, key: tuple[str, int], value: dict[str, Any]) -> None:
+    def put(self, key: tuple[str, int], value: bytes) -> None:
         self._items[key] = value
         self._items.move_to_end(key)
         while len(self._items) > self.size:

@@ -11,14 +11,17 @@ table log) and is the same.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from replayhelpers import POSITION, chain_undo, get_replay, go_out, start_hand
 from serverhelpers import LiveServer, run
 
+from server.replay import HandNotOver, build_replay, table_source
 from server.settings import Settings
 
 
@@ -56,6 +59,10 @@ def test_a_finished_hand_replays_frame_by_frame_from_the_store(server: LiveServe
         await chain_undo(a, b)
         refused = await get_replay(server, code)
         assert refused.status_code == 409 and refused.json()["code"] == "hand_not_over"
+        # The same refusal when only the journal can tell (a table of another process).
+        mid = dataclasses.replace(await server.atable_call(code, table_source), current=None)
+        with pytest.raises(HandNotOver):
+            build_replay(code, mid, 1)
         await go_out(c, [a, b, c])
         live = await get_replay(server, code)
         assert live.status_code == 200, live.text
@@ -89,6 +96,13 @@ def test_a_finished_hand_replays_frame_by_frame_from_the_store(server: LiveServe
             assert r.status_code == 404 and r.json()["code"] == code_
         r = await get_replay(server, "ZZZZZZ")
         assert r.status_code == 404 and r.json()["code"] == "no_such_table"
+
+        # Served gzipped to whoever accepts it, as plain JSON to whoever does not.
+        assert live.headers["content-encoding"] == "gzip"
+        async with httpx.AsyncClient(base_url=server.url, trust_env=False,
+                                     headers={"Accept-Encoding": "identity"}) as http:
+            plain = await http.get(f"/api/tables/{code}/hands/1/replay")
+        assert "content-encoding" not in plain.headers and plain.json() == got
 
         for p in (a, b, c):
             await p.close()
