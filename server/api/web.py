@@ -1,5 +1,6 @@
-"""The browser client: ``/`` and ``/t/{code}`` give ``server/web/index.html``; ``/static/*`` serves
-the rest of ``server/web/`` (package data, so a regular install serves it too)."""
+"""The browser client: ``/`` and ``/t/{code}`` give ``server/web/index.html``, and
+``/replay/{code}/{hand}`` the replay page ``server/web/replay.html``; ``/static/*`` serves the
+rest of ``server/web/`` (package data, so a regular install serves it too)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from ..errors import error_body
 router = APIRouter()
 
 
-def _index(settings: SettingsDep) -> Response:
-    index = settings.web_dir / "index.html"
+def _index(settings: SettingsDep, page: str = "index.html") -> Response:
+    index = settings.web_dir / page
     if not index.is_file():
         return JSONResponse(error_body("no_client", "The web client is not installed."), 404)
     return FileResponse(index, media_type="text/html")
@@ -27,3 +28,9 @@ async def index(settings: SettingsDep) -> Response:
 @router.get("/t/{code}", include_in_schema=False)
 async def table_page(code: str, settings: SettingsDep) -> Response:
     return _index(settings)
+
+
+@router.get("/replay/{code}/{hand}", include_in_schema=False)
+async def replay_page(code: str, hand: str, settings: SettingsDep) -> Response:
+    """The replay of a finished hand (``server/web/replay.js`` asks the API for it)."""
+    return _index(settings, "replay.html")

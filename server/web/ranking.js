@@ -196,7 +196,7 @@ export function renderHistory(S, R, go) {
           h("td", {}, h("span", { class: `badge result-${x.result}` }, t("hist.result." + x.result, {}, x.result))),
           h("td", { class: "num" }, signed(x.points)),
           h("td", {}, x.players.map((p, i) => [i ? ", " : "", name && p === name ? h("strong", {}, p) : p])),
-          h("td", { class: "code-cell" }, x.code)))))));
+          h("td", { class: "code-cell" }, x.code, " ", h("a", { class: "replay-link", href: `/replay/${encodeURIComponent(x.code)}/1` }, t("replay.link")))))))));
     }
   }
   parts.push(h("p", { class: "row page-links" },
