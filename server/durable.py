@@ -5,7 +5,8 @@ inbox item (``Store.table_append``, ``server.store.owned``), everything a rebuil
 
 * its **meta** (:func:`table_meta`): deal options (seed, rule set, mode, stacked position),
   seats in join order, bot seats with their level and pace, the log id, agora or friendly, the
-  creator; written when it changes (a seat taken, a bot seated);
+  creator, Play again (``server.again``); written when it changes (a seat taken, a bot
+  seated, Play again asked or declined);
 * every **journal entry** (``server.journal``: a command with its client id, a connection
   event, a clock tick, each with its game time in seconds), beside the events of its version.
 
@@ -123,7 +124,8 @@ def table_meta(table: Table) -> dict[str, Any]:
             "agora": table.agora, "creator": table.creator_id,
             "options": options_dict(table.options),
             "seats": [[s.player_id, s.name] for s in table.seats],
-            "bots": {pid: list(v) for pid, v in table.bot_levels.items()}}
+            "bots": {pid: list(v) for pid, v in table.bot_levels.items()},
+            "again": table.again}
 
 
 def reply_key(msg_id: int | str) -> str:
@@ -318,6 +320,7 @@ def restore(record: TableRecord, settings: Settings, store: Store | None,
     table = Table(str(meta["code"]), meta["mode"], options_from(meta["options"]), settings,
                   store=store, metrics=metrics, agora=bool(meta.get("agora")))
     table.creator_id = meta.get("creator")
+    table.again = meta.get("again")
     table.epoch = record.epoch
     last_time = load_record(table, record)
     if table.game is not None and table.game.phase == "over":

@@ -6,7 +6,8 @@ anything malformed, into an :class:`ErrorOut` to send back: it never raises, so 
 never kill a socket.
 
 Server → client: :class:`WelcomeOut`, :class:`SnapshotOut`, :class:`UpdateOut`, :class:`AckOut`,
-:class:`RefusedOut`, :class:`ErrorOut`, :class:`TableOut`, :class:`PongOut`, :class:`HintOut`.
+:class:`RefusedOut`, :class:`ErrorOut`, :class:`TableOut`, :class:`PongOut`, :class:`HintOut`,
+:class:`AgainOut`.
 Game views and events inside them are the plain dicts built by ``engine.view``; every outgoing
 frame is serialised once with :func:`dump` and the same text goes to every connection that may
 see it.
@@ -151,6 +152,17 @@ class _Out(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+class AgainOut(_Out):
+    """Play again (``server.again``): ``code`` is the new table, ``by`` the seat that asked,
+    ``declined`` the seats that said no. Sent to every connection of the old table when it
+    changes, and kept in its :class:`TableSummary`."""
+
+    type: Literal["again"] = "again"
+    code: str
+    by: str
+    declined: list[str] = []
+
+
 class TableSummary(_Out):
     """A table as everyone may see it. ``phase``: waiting (seats filling), hand, pause, over.
     ``online``: the seats with a live connection."""
@@ -165,6 +177,8 @@ class TableSummary(_Out):
     agora: bool = False
     #: The seats held by bots (``server.bots``).
     bots: list[str] = []
+    #: Play again: the new table, once a seated player asked for it (None until then).
+    again: AgainOut | None = None
 
 
 class WelcomeOut(_Out):
@@ -250,7 +264,7 @@ class HintOut(_Out):
 
 ServerMessage = (
     WelcomeOut | SnapshotOut | UpdateOut | AckOut | RefusedOut | ErrorOut | TableOut | PongOut
-    | HintOut
+    | HintOut | AgainOut
 )
 
 

@@ -14,8 +14,9 @@ command (``ack`` or ``refused``) goes out after the update it caused.
 
 Seats: the first three players to join take the seats, under their display names made unique
 (``Ada``, ``Ada 2``). The third seat deals the game (:class:`DealSpec`). A seat with no live
-connection is disconnected in the game (absence, R18): when its last socket closes, and at the
-deal if it has none yet; its first socket back reconnects it.
+connection is disconnected in the game (absence, R18): when its last socket closes, and
+``CONNECT_GRACE`` seconds after the deal if it has had none yet (the last player to join is
+still opening the page: no notice about them at the deal); its first socket back reconnects it.
 
 The journal (deal spec plus ``(version, now, command)`` for every call that changed the game)
 replays the game exactly (:func:`server.journal.replay`): tests use it to check every frame against the true
@@ -103,6 +104,7 @@ from .logs import TableLog
 from .metrics import Metrics
 from .protocol import (
     AckOut,
+    AgainOut,
     CommandIn,
     RefusedOut,
     TableOut,
@@ -111,6 +113,7 @@ from .protocol import (
     dump,
     dump_reply,
 )
+from .replay import keep_record
 from .sessions import Session
 from .settings import Settings
 from .store import Fenced, FinishedGame, HandScore, Store, StoreConflict
@@ -124,6 +127,12 @@ STORE_BACKOFF_MAX = 2.0
 #: handed over): the client reconnects, and the proxy takes it to the new owner.
 CLOSE_MOVED = 1012
 TABLE_MOVED = "This table moved to another server process: try again in a moment."
+
+#: Seconds (game time) a seat that has no socket at the deal has to open one before the game
+#: is told it is disconnected (R18): the player who took the last seat over HTTP is still
+#: opening the table's page; telling the others "lost the connection / is away / is back"
+#: about them at every deal would be noise (issue 17).
+CONNECT_GRACE = 10.0
 
 SERVER_REFUSALS = {
     "not_seated": "You are watching: only the three seated players play.",
@@ -199,6 +208,11 @@ class Table:
         self.on_fenced: Callable[[Table], None] | None = None
         self.confirm_lease: Callable[[Table], Awaitable[None]] | None = None
         self._drops: list[Connection] = []
+        #: Play again (``server.again``): the fields of its AgainOut, None until asked.
+        self.again: dict[str, Any] | None = None
+        #: Seats with no socket at the deal, by name: the game time (seconds) at which the
+        #: game is told they are disconnected unless a socket attaches first (CONNECT_GRACE).
+        self.grace: dict[str, float] = {}
         #: Commands the engine failed on with an exception other than Refused (a bug):
         #: ``(now, command, error)``, for the logs and the engine's owner.
         self.failures: list[tuple[float, Command, str]] = []
@@ -220,7 +234,18 @@ class Table:
                             seats=[s.name for s in self.seats],
                             online=[s.name for s in self.seats if s.live > 0], phase=self.phase,
                             agora=self.agora,
-                            bots=[s.name for s in self.seats if s.player_id in self.bot_ids])
+                            bots=[s.name for s in self.seats if s.player_id in self.bot_ids],
+                            again=None if self.again is None else AgainOut(**self.again))
+
+    def set_again(self, again: dict[str, Any]) -> None:
+        """Play again (``server.again``; call inside the task): keep ``again`` (the fields of
+        :class:`AgainOut`) and send it to every connection."""
+        self.again = again
+        if self.epoch:
+            self.meta_dirty = True
+        text = dump(AgainOut(**again))
+        for conn in list(self.conns.values()):
+            self._send(conn, text)
 
     def add_bot(self, player_id: str, level: str, reaction: float | None) -> None:
         """Mark a player as a bot seat (call inside the task, before its join): a take-over
@@ -294,6 +319,9 @@ class Table:
             return RESUME_POLL  # no clock runs: only look whether the store is back
         if self.game is not None:
             deadline = self.game.next_deadline()
+            if self.grace:
+                first = min(self.grace.values())
+                deadline = first if deadline is None else min(deadline, first)
             wait = None if deadline is None else max(0.0, deadline - self._now())
         if self._failed:
             retry = max(0.0, self._retry_at - asyncio.get_running_loop().time())
@@ -391,6 +419,18 @@ class Table:
             self._engine_failed(now, None, e)
             return
         self._flush(now, None)
+        self._grace_over(now)
+
+    def _grace_over(self, now: float) -> None:
+        """Tell the game of the seats whose CONNECT_GRACE ran out without a socket (R18)."""
+        for name, until in list(self.grace.items()):
+            if until > now:
+                continue
+            del self.grace[name]
+            seat = self._seat(name)
+            if (seat is not None and seat.live == 0 and self.game is not None
+                    and name in self.game.seats and self.game.seats[name].connected):
+                self._connection_command(name, "disconnect", now)
 
     def _flush(self, now: float, command: Command | None, *, journal: bool = True) -> int | None:
         """Log, journal and fan out the events of the last engine call; their version.
@@ -444,6 +484,7 @@ class Table:
         if self._finish_pending:
             self._finish_pending = False
             await self._record_finish()
+            await self._keep_replay()
 
     async def _persist(self) -> None:
         if self.epoch:
@@ -572,6 +613,17 @@ class Table:
             self.tlog.exception("store finish failed")
             self._count_store_error("finish")
 
+    async def _keep_replay(self) -> None:
+        """A memory store keeps the finished game's replay source (``server.replay``) past
+        the table's life here; a durable store has it already (the table's log)."""
+        if self.store is None or getattr(self.store, "durable", False) or self.game is None:
+            return
+        try:
+            await keep_record(self.store, self)
+        except Exception:  # noqa: BLE001 - logged and counted; the game is over anyway
+            self.tlog.exception("store replay record failed")
+            self._count_store_error("finish")
+
     def _settle_drops(self) -> None:
         """Detach the connections dropped while handling the last item; the game then hears
         of the absence (which may drop more)."""
@@ -630,9 +682,9 @@ class Table:
         self.tlog.info("game dealt", long=self.spec.long, rules=self.spec.rules.name)
         self._broadcast_table()
         self._flush(0.0, None, journal=False)
-        for s in self.seats:
-            if s.live == 0:
-                self._connection_command(s.name, "disconnect", 0.0)
+        # A seat with no socket yet (its player joined over HTTP a moment ago and is opening
+        # the page, or a bot is starting) is told disconnected only if none comes in time.
+        self.grace = {s.name: CONNECT_GRACE for s in self.seats if s.live == 0}
 
     def _engine_failed(self, now: float, cmd: Command | None, error: Exception) -> None:
         """The engine raised (not ``Refused``) in ``apply(cmd)`` or, ``cmd`` None, in
@@ -685,6 +737,7 @@ class Table:
         self.tlog.info("connection attached", conn.seat, conn=conn.id, last_version=last_version)
         self._send_state(conn, last_version)
         if seat is not None and seat.live == 1:
+            self.grace.pop(seat.name, None)
             if self.game is None:
                 self._broadcast_table()
             elif not self.game.seats[seat.name].connected:

@@ -1,5 +1,6 @@
 """Friendly tables: create one (single game or long game), join it by its invite code, look,
-fill empty seats with bots (``server.bots``).
+fill empty seats with bots (``server.bots``), play again (``server.again``); replays of
+finished hands (``server.api.replays``).
 
 The test-only fields of ``POST /api/tables`` (``seed``, ``position``, ``players``, ``timers``)
 are refused unless the server runs with ``MACHIAVELOX_TEST_DEALS=1``.
@@ -10,9 +11,10 @@ from __future__ import annotations
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, StrictInt
 
+from .. import again
 from ..bots import BotSeats, get_bot_seats
 from ..deps import RegistryDep, SessionDep, SettingsDep
 from ..errors import STORE_UNAVAILABLE, ApiError
@@ -20,8 +22,10 @@ from ..journal import DealOptions
 from ..limits import Limits, client_ip
 from ..protocol import TableSummary
 from ..store import Store
+from . import replays
 
 router = APIRouter(prefix="/api/tables")
+router.include_router(replays.router, prefix="")
 
 BotSeatsDep = Annotated[BotSeats, Depends(get_bot_seats)]
 
@@ -119,3 +123,26 @@ async def add_bots(code: str, body: BotsIn, session: SessionDep, registry: Regis
 @router.get("/{code}")
 async def get_table(code: str, registry: RegistryDep) -> TableSummary:
     return (await registry.open_required(code)).summary()
+
+
+class AgainOut(BaseModel):
+    code: str
+    url: str
+
+
+@router.post("/{code}/again", status_code=201)
+async def play_again(code: str, session: SessionDep, registry: RegistryDep, bots: BotSeatsDep,
+                     request: Request) -> AgainOut:
+    """Play again (``server.again``): the new table of this finished one, made on the first
+    request with the same rules and bots, and the requester seated there."""
+    old = await registry.open_required(code)
+    limits: Limits = request.app.state.limits
+    new = await again.play_again(old, session, registry, bots, limits, client_ip(request.scope))
+    return AgainOut(code=new.code, url=new.url)
+
+
+@router.post("/{code}/again/decline", status_code=204)
+async def decline_again(code: str, session: SessionDep, registry: RegistryDep) -> Response:
+    """Say no to this table's Play again: the seat joins ``declined``."""
+    await again.decline(await registry.open_required(code), session)
+    return Response(status_code=204)

@@ -1,0 +1,193 @@
+"""Replays: a finished hand made again from its table's log, frame by frame (issue 17, point 7).
+
+A replay is built on the server by running the engine again (it is deterministic) from what
+makes a table's game again (``server.journal``): the table's meta (``server.durable.table_meta``:
+deal options, seats, bot seats) and its journal as ``(version, entries)``. Where that comes
+from (:func:`load_source`):
+
+* the table in this process (live or over, until it is forgotten): its meta and journal,
+  read inside its task;
+* a durable store (Redis): ``Store.table_load`` (the table's meta and the journal of its log,
+  kept ``unfinished_ttl`` after the last change), read only: nothing is taken over;
+* a memory store: the record the table leaves when its game ends (:func:`keep_record`,
+  ``replay:{code}`` among the store's table records), for tables already forgotten.
+
+:func:`build_replay` turns a source into the replay of hand ``n`` (1-based, as
+``hand_dealt`` numbers it), or raises :class:`NoSuchHand` (404 ``no_such_hand``) or
+:class:`HandNotOver` (409 ``hand_not_over``: nobody may see the cards of a hand being played).
+Its shape (docs/protocol.md, "Replays")::
+
+    {"code", "hand", "mode", "agora", "rules": {...RuleSet fields}, "seats": [names],
+     "bots": [names], "dealt": {name: [faces]}, "stocks_dealt": {name: [faces]},
+     "duration": s, "result": RESULT, "undos": [frame index, ...],
+     "frames": [{"version", "t": s, "events": [EVENT, with private fields],
+                 "undos": n, "view": HAND_VIEW (a spectator's), "hands": {name: [faces]},
+                 "stocks": {name: [faces]}}]}
+
+Times are seconds since the hand began (the hand view's ``t``). Every event keeps its private
+fields (the hand is over: every card may be shown), each tagged with its ``hand``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from engine import cards as C
+from engine.view import shared_hand_view
+
+from .durable import entry_from, entry_json, options_from, rules_dict, table_meta
+from .inbox import TableError
+from .journal import SEATS, JournalEntry, replay
+from .store import Store
+
+#: Replays kept built, by ``(log id, hand)`` (a finished hand never changes).
+CACHE_SIZE = 32
+
+
+class NoSuchHand(TableError):
+    status = 404
+
+
+class HandNotOver(TableError):
+    status = 409
+
+
+HAND_NOT_OVER = "This hand is still being played: its replay opens once it is over."
+
+
+@dataclass(frozen=True)
+class Source:
+    """What makes a table's game again: its meta and journal ``(version, entries)``."""
+
+    meta: dict[str, Any]
+    entries: list[tuple[int, list[dict[str, Any]]]]
+
+
+def table_source(table: Any) -> Source:
+    """A table's source, read inside its task (``Table.call``)."""
+    entries: list[tuple[int, list[dict[str, Any]]]] = []
+    for e in table.journal:
+        if entries and entries[-1][0] == e.version:
+            entries[-1][1].append(entry_json(e))
+        else:
+            entries.append((e.version, [entry_json(e)]))
+    return Source(table_meta(table), entries)
+
+
+def record_key(code: str) -> str:
+    """The memory store's table-record key of a table's replay source."""
+    return f"replay:{code.upper()}"
+
+
+async def keep_record(store: Store, table: Any) -> None:
+    """Leave a finished table's source among a memory store's table records (a durable store
+    keeps it already). Called once, when the game ends."""
+    source = table_source(table)
+    await store.put_table(record_key(table.code),
+                          {"meta": source.meta, "entries": [list(x) for x in source.entries]})
+
+
+async def load_source(code: str, registry: Any, store: Store) -> Source | None:
+    """The source of table ``code``: this process's table, else the store's (see the module
+    docstring); None when there is none."""
+    table = registry.get(code)
+    if table is not None:
+        got: Source = await table.call(lambda: table_source(table))
+        return got
+    if getattr(store, "durable", False):
+        record = await store.table_load(code.upper())
+        if record is None:
+            return None
+        return Source(record.meta, record.entries)
+    kept = await store.get_table(record_key(code))
+    if kept is None:
+        return None
+    return Source(kept["meta"], [(int(v), list(items)) for v, items in kept["entries"]])
+
+
+def _faces(cards: list[int]) -> list[str]:
+    return [C.name(c) for c in cards]
+
+
+def build_replay(code: str, source: Source, hand_no: int) -> dict[str, Any]:
+    """The replay of hand ``hand_no`` (see the module docstring). Raises :class:`NoSuchHand`
+    (no such hand, or the seats never filled) and :class:`HandNotOver`."""
+    meta = source.meta
+    seats = [str(name) for _, name in meta["seats"]]
+    missing = NoSuchHand("no_such_hand", f"Table {code} has no hand {hand_no}.")
+    if hand_no < 1:
+        raise missing
+    if len(seats) != SEATS:
+        if hand_no == 1:
+            raise HandNotOver("hand_not_over", HAND_NOT_OVER)
+        raise missing
+    options = options_from(meta["options"])
+    spec = options.resolve(seats)
+    journal: list[JournalEntry] = [entry_from(v, d) for v, items in source.entries
+                                   for d in items]
+    bot_ids = set(meta.get("bots") or {})
+    frames: list[dict[str, Any]] = []
+    dealt: dict[str, list[str]] = {}
+    stocks_dealt: dict[str, list[str]] = {}
+    over = False
+    for version, game, batch in replay(spec, journal):
+        if game.hand_no < hand_no:
+            continue
+        if game.hand_no > hand_no or game.hand is None:
+            break
+        hand = game.hand
+        if not frames:
+            dealt = {p: _faces(hand.hands[p]) for p in hand.order}
+            stocks_dealt = {p: _faces(hand.stocks[p]) for p in hand.order}
+        events = []
+        for h, event in batch:
+            d = event.as_dict(with_private=True)
+            d.setdefault("hand", h)
+            events.append(d)
+        view = shared_hand_view(hand)
+        frames.append({
+            "version": version, "t": view["t"], "events": events,
+            "undos": sum(1 for e in events if e["kind"] == "chain_undo"),
+            "view": view,
+            "hands": {p: _faces(hand.hands[p]) for p in hand.order},
+            "stocks": {p: _faces(hand.stocks[p]) for p in hand.order},
+        })
+        if hand.result is not None:
+            over = True
+            break
+    if not frames:
+        raise missing
+    if not over:
+        raise HandNotOver("hand_not_over", HAND_NOT_OVER)
+    rules = rules_dict(options.rules)
+    return {
+        "code": str(meta.get("code", code)), "hand": hand_no, "mode": meta.get("mode"),
+        "agora": bool(meta.get("agora")), "rules": rules, "seats": seats,
+        "bots": [str(name) for pid, name in meta["seats"] if pid in bot_ids],
+        "dealt": dealt, "stocks_dealt": stocks_dealt,
+        "duration": frames[-1]["t"], "result": frames[-1]["view"]["result"],
+        "undos": [i for i, f in enumerate(frames) if f["undos"]],
+        "frames": frames,
+    }
+
+
+class ReplayCache:
+    """The last :data:`CACHE_SIZE` replays built, by ``(log id, hand)``."""
+
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+
+    def get(self, key: tuple[str, int]) -> dict[str, Any] | None:
+        got = self._items.get(key)
+        if got is not None:
+            self._items.move_to_end(key)
+        return got
+
+    def put(self, key: tuple[str, int], value: dict[str, Any]) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
