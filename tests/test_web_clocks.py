@@ -36,7 +36,8 @@ def test_a_hold_shows_as_taken_with_its_clock(live_server, browsers: Browsers) -
     bob.click("#gate-join")
     api_join(live_server, code, "Cy")  # Cy never connects: he is away
     expect(ada.locator("#board")).to_be_visible()
-    expect(bob.locator("[data-player='Cy'] .line.warn")).to_contain_text("Away, leaves in")
+    # (after the deal's connection grace, CONNECT_GRACE = 10 s)
+    expect(bob.locator("[data-player='Cy'] .line.warn")).to_contain_text("Away, leaves in", timeout=15000)
     expect(bob.locator("[data-player='Cy'] .clock.absence")).to_be_visible()
 
     # Without a declaration the table cannot be touched: the server says why.
@@ -79,8 +80,9 @@ def test_a_hold_shows_as_taken_with_its_clock(live_server, browsers: Browsers) -
     expect(bob.locator(".meld[data-meld='3'] .card")).to_have_count(3)
     expect_meld(bob, 1, ["6H", "7H", "8H"])
 
-    # Ada calls Stop! with the keyboard, then gives up (after a confirmation): eliminated.
+    # Ada calls Stop! with the keyboard (and confirms), then gives up (after a confirmation): eliminated.
     ada.locator("body").press("!")
+    ada.click("#confirm-ok")
     expect(bob.locator(".banner.freeze")).to_contain_text("Ada called Stop!")
     expect(ada.locator(".banner.freeze")).to_contain_text("Your Stop!")
     # On a small screen scrolled down to the hand, the top bar is out of sight but the game
@@ -93,7 +95,7 @@ def test_a_hold_shows_as_taken_with_its_clock(live_server, browsers: Browsers) -
     expect(bob.locator("#my-clock-freeze")).to_contain_text("Stop! by Ada")
     bob.set_viewport_size({"width": 1280, "height": 900})
     ada.click("#btn-give-up")
-    expect(ada.locator("#confirm-text")).to_contain_text("Give up your Stop!?")
+    expect(ada.locator("#confirm-text")).to_contain_text("Give up now? Your Stop! ends")
     ada.click("#confirm-ok")
     expect(ada.locator(".banner.out")).to_contain_text("You are eliminated from this hand")
     expect(bob.locator("#notices")).to_contain_text("Ada is eliminated")

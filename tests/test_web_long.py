@@ -91,7 +91,7 @@ def test_long_game_pause_ready_leave_and_final_result(live_server, browsers: Bro
 
     # The pause ends early when all three are ready.
     ada.click("#btn-ready")
-    expect(bob.locator("[data-player='Ada'] .badge.ok")).to_have_text("pronto")
+    expect(bob.locator("[data-player='Ada'] .badge.ok")).to_have_text("c'è")
     bob.click("#btn-ready")
     cy.click("#btn-ready")
     expect(ada.locator(".topbar")).to_contain_text("Hand 2")
@@ -116,7 +116,7 @@ def test_long_game_pause_ready_leave_and_final_result(live_server, browsers: Bro
     expect(ada.locator("#result-title")).to_contain_text("last one left")
     expect(ada.locator("#hand-scores tr[data-player='Cy']")).to_contain_text("left: −15")
     totals = ada.locator("#long-table tfoot td")
-    expect(totals).to_have_text(["68", "-15", "-15"])
+    expect(totals).to_have_text(["68", "\u221215", "\u221215"])
     browsers.shot(ada, "long-03-second-pause")
 
     # Bob leaves the game in the pause: it ends at once and Ada, in the lead, wins it.

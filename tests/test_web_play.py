@@ -189,8 +189,9 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     expect(bob.locator("#conn-status")).to_have_text("Connected")
     expect(bob.locator("#notices .notice.hits-me")).to_have_count(1)  # the notices stay too
 
-    # Stop!: Cy freezes the others.
+    # Stop!: Cy confirms it and freezes the others.
     cy.click("#btn-stop")
+    cy.click("#confirm-ok")
     for page in (ada, bob, cy):
         expect(page.locator("#clock-freeze")).to_be_visible()
     expect(bob.locator(".banner.freeze")).to_contain_text("Cy called Stop!")

@@ -10,7 +10,7 @@ import { commandsFor, group } from "./drop.js";
 import { newHint, hintMarks, hintMeldId, stepHint } from "./hint.js";
 import { S, LS, save, meView, myHold, heldByOther } from "./state.js";
 import { clearSelection, selectedIn, isSelected, toggle, allStaged, stagedToLay } from "./selection.js";
-import { rememberBots, isBotSeat, isAgoraTable, botErrorText, forgetFinishedTable } from "./session.js";
+import { rememberBots, isBotSeat, isAgoraTable, botErrorText, errorText, forgetFinishedTable } from "./session.js";
 import { render, renderNow, announce } from "./render.js";
 import { navigate, pages } from "./route.js";
 import { connect } from "./tableconn.js";
@@ -44,6 +44,22 @@ function keepOrder(order) {
   S.sortMode = "custom";
   save(LS.sort, S.sortMode);
   save(LS.order + S.code, S.handOrder);
+}
+
+/** Leave this finished table for the new one a Play again made. */
+function goToNewTable(code) {
+  if (typeof code !== "string" || !code) return;
+  forgetFinishedTable();
+  save(LS.table, code);
+  navigate(`/t/${encodeURIComponent(code)}`);
+}
+
+/** A hint's advice ({code, cards}: bots/plans.py ADVICE) in words; a code this page does not
+ * know yet gets the general sentence. Null without advice. */
+function adviceText(advice) {
+  if (!advice || typeof advice.code !== "string") return null;
+  const vars = { cards: faces(Array.isArray(advice.cards) ? advice.cards : []) };
+  return t("hint.advice." + advice.code, vars, null) || t("hint.advice.other", vars);
 }
 
 const DRAW_REPEAT_MS = 300;
@@ -81,13 +97,10 @@ export const Actions = {
 
   /** A zone (meld box, staging area, hand, new-meld tile) was clicked or activated. */
   activateZone(kind, meld) {
-    if (kind === "new" && selectedIn("staging").length) return actOn(stagedToLay(), { kind });
+    if (kind === "new") return Actions.toNew();
     const hold = myHold();
     if (!S.selection.length) {
-      if (hold && (kind === "meld" || kind === "new")) {
-        if (kind === "meld" && hold.meld === meld) return;
-        return sendSeq([["drop", { to: kind === "new" ? "new" : meld }]]);
-      }
+      if (hold && kind === "meld" && hold.meld !== meld) return sendSeq([["drop", { to: meld }]]);
       return;
     }
     return actOn(S.selection, { kind, meld });
@@ -173,13 +186,17 @@ export const Actions = {
     const steps = res.steps || [];
     if (!res.cards || !res.cards.length) {
       S.hint = null;
-      toast(t(steps.length && steps[0].do === "draw" ? "suggest.draw" : "suggest.nothing"), "info");
+      const advice = adviceText(res.advice);
+      const why = t(steps.length && steps[0].do === "draw" ? "suggest.draw" : "suggest.nothing");
+      toast(advice ? `${why} ${advice}` : why, "info");
     } else {
       S.hint = newHint(res, S.game && S.game.hand, S.seat);
       toast(t(res.moved ? "suggest.rework" : "suggest.play", { cards: faces(res.cards), n: res.moved }), "info");
     }
     render();
   },
+  /** The followed hint's advice in words (why cards stay in the hand...), or null. */
+  hintAdvice: () => (S.hint ? adviceText(S.hint.advice) : null),
   /** Step through the hint's steps (delta -1 / +1); close it (delta 0). */
   hintStep(delta) {
     if (!S.hint) return;
@@ -196,7 +213,11 @@ export const Actions = {
   },
   end: () => sendSeq([["end", {}]]),
   cancel: () => sendSeq([["cancel", {}]]),
-  stop: () => sendSeq([["stop", {}]]),
+  /** Stop! (§9): once a hand, it cannot be taken back (failing it eliminates, −15): confirm first. */
+  async stop() {
+    if (await confirmDialog(t("confirm.stop"), t("btn.stop"))) return sendSeq([["stop", {}]]);
+    return false;
+  },
   ready: () => sendSeq([["ready", {}]]),
   async giveUp() {
     if (await confirmDialog(t("confirm.give_up"), t("btn.give_up"))) sendSeq([["give_up", {}]]);
@@ -232,10 +253,14 @@ export const Actions = {
     render();
     sendSeq([["take", { card: s.face, meld: s.meld }]]);
   },
+  /** New meld (the tile, N): the selected staged cards (or all staged ones, when one or none
+   * is selected) laid as a new meld; else the selected hand cards staged and laid; else the
+   * selected table card or my held card moved to a new meld; else say what to select. */
   toNew() {
     if (selectedIn("staging").length) return actOn(stagedToLay(), { kind: "new" });
     if (S.selection.length) return actOn(S.selection, { kind: "new" });
     if (myHold()) return sendSeq([["drop", { to: "new" }]]);
+    if (allStaged().length) return actOn(allStaged(), { kind: "new" });
     toast(t("hint.select_new"), "info");
   },
   home() {
@@ -277,6 +302,43 @@ export const Actions = {
     } finally {
       if (S.code === code) S.botBusy = false;
       render(); // the seats themselves come with the socket's "table" message
+    }
+  },
+  /** Play again (a finished friendly table): the server makes (once) a new table with the
+   * same seats and bots, tells the others, and this player goes to it. */
+  async playAgain() {
+    if (!S.session || !S.code || S.againBusy) return;
+    const code = S.code;
+    S.againBusy = "again";
+    render();
+    try {
+      const res = await api("POST", `/api/tables/${encodeURIComponent(code)}/again`, {}, S.session.token);
+      if (S.code !== code) return;
+      goToNewTable(res.code);
+    } catch (e) {
+      if (S.code === code) toast(errorText(e));
+    } finally {
+      if (S.code === code) { S.againBusy = false; render(); }
+    }
+  },
+  /** Accept another player's Play again: the same request, which seats me at the new table
+   * (the server makes only one), then to it. */
+  acceptAgain() {
+    return Actions.playAgain();
+  },
+  /** Decline it: the others are told (the server sends the table's `again` with my name). */
+  async declineAgain() {
+    if (!S.session || !S.code || S.againBusy) return;
+    const code = S.code;
+    S.againBusy = "decline";
+    S.againDeclined = true;
+    render();
+    try {
+      await api("POST", `/api/tables/${encodeURIComponent(code)}/again/decline`, {}, S.session.token);
+    } catch (e) {
+      if (S.code === code) { S.againDeclined = false; toast(errorText(e)); }
+    } finally {
+      if (S.code === code) { S.againBusy = false; render(); }
     }
   },
   toRanking() { forgetFinishedTable(); navigate("/#ranking"); },

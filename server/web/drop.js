@@ -9,6 +9,9 @@
 /** The selection group of a zone: pile cards are chosen together with hand cards. */
 export function group(zone) { return zone === "pile" ? "hand" : zone; }
 
+/** The fewest cards a new meld is laid with (§3.3, §5.1; the engine refuses fewer: too_few_cards). */
+export const MIN_MELD = 3;
+
 function countOf(list, face) { let n = 0; for (const f of list || []) if (f === face) n++; return n; }
 
 /**
@@ -40,6 +43,9 @@ export function commandsFor(items, target, hold) {
     }
   }
   if (target.kind === "new") {
+    // A new meld needs 3 or more cards (§3.3, §5.1; the engine: too_few_cards): refused here, before anything is
+    // sent (staging one card would open a play for nothing).
+    if ((zone === "hand" || zone === "staging") && faces.length < MIN_MELD) return { hint: "hint.new_meld_three" };
     if (zone === "hand") return faces.map((f) => ["stage", { card: f }]).concat([["lay", { cards: faces }]]);
     if (zone === "staging") return [["lay", { cards: faces }]];
     if (zone === "table") {

@@ -1,8 +1,9 @@
 // Every string the page shows, in English, Italian and Dutch. The choice is kept in
 // localStorage ("mvx.lang"); the first visit follows the browser's language.
-// t(key, vars, fallback): "{name}" placeholders are filled from vars; a key missing in the
-// current language falls back to English, then to `fallback` (or the key itself). The
-// dictionaries are in lang/.
+// t(key, vars, fallback): "{name}" placeholders are filled from vars (negative numbers with
+// the minus sign U+2212); with vars.n === 1 a key's ".one" form (the singular) is used where
+// it exists; a key missing in the current language falls back to English, then to
+// `fallback` (or the key itself). The dictionaries are in lang/.
 
 import en from "./lang/en.js";
 import it from "./lang/it.js";
@@ -35,7 +36,16 @@ export function setLang(lang) {
 
 export function onLangChange(fn) { listeners.push(fn); }
 
+/** A placeholder's value as shown: a negative number with the minus sign U+2212 ("−15"). */
+function shown(v) {
+  if (typeof v === "number" && v < 0) return "\u2212" + String(-v);
+  if (typeof v === "string" && /^-\d+(\.\d+)?$/.test(v)) return "\u2212" + v.slice(1);
+  return String(v);
+}
+
 export function t(key, vars, fallback) {
+  // Singular: with {n} equal to 1, the key's ".one" form when the dictionaries have one.
+  if (vars && (vars.n === 1 || vars.n === "1") && en[key + ".one"] !== undefined) key += ".one";
   let s = DICTS[current][key];
   if (s === undefined) {
     if (fallback !== undefined) return fallback;
@@ -43,7 +53,7 @@ export function t(key, vars, fallback) {
     s = en[key];
     if (s === undefined) return key;
   }
-  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
+  if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : shown(vars[k])));
   return s;
 }
 

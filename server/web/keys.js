@@ -1,7 +1,35 @@
-// Keyboard shortcuts at a table (the help lists them: table.js helpPanel). The keys are the
-// same in every language; only their names in the help are translated.
+// Keyboard shortcuts at a table (the help lists them: help.js). The keys are the same in
+// every language; only their names in the help are translated ("Invio / Spazio").
 import { S } from "./state.js";
 import { render } from "./render.js";
+
+/** The help's list: [key (a letter, shown as is, or an i18n key "key.*"), what it does (i18n key)]. */
+export const HELP_KEYS = [
+  ["D", "help.draw"], ["S", "help.stage"], ["U", "help.unstage"], ["L", "help.lay"], ["T", "help.take"],
+  ["N", "help.new"], ["E", "help.end"], ["X", "help.cancel"], ["!", "help.stop"], ["O", "help.sort"],
+  ["H", "help.removed"], ["J", "help.jump_hand"], ["K", "help.jump_table"],
+  ["key.enter_space", "help.select"], ["key.esc", "help.escape"], ["key.arrows", "help.arrows"],
+  ["key.alt_arrows", "help.rearrange"], ["?", "help.help"],
+];
+
+/** Keys that work for someone watching, too (the others act for a seated player only). */
+const ANYONE = new Set(["?", "h", "k"]);
+
+/**
+ * Move the keyboard focus to my hand ("hand": its first card) or to the table ("table": its
+ * first meld, or the New meld tile), so that nobody needs 15 Tab presses to get there.
+ * False when that part is not on the page.
+ */
+export function focusZone(which) {
+  const group = document.querySelector(which === "hand" ? "[data-group='hand']" : "[data-group='melds']");
+  if (!group) return false;
+  const first = [...group.querySelectorAll("[data-key]")].find((x) => x.tabIndex >= 0);
+  const target = first || group;
+  if (!first && group.tabIndex < 0) group.setAttribute("tabindex", "-1");
+  target.focus();
+  if (target.scrollIntoView) target.scrollIntoView({ block: "nearest", inline: "nearest" });
+  return document.activeElement === target;
+}
 
 /** Letter (or symbol) -> what it does; `A` is the table's actions (actions.js). */
 function shortcuts(A) {
@@ -17,6 +45,8 @@ function shortcuts(A) {
     "!": () => A.stop(),
     o: () => A.sort(S.sortMode === "suit" ? "rank" : "suit"),
     h: () => A.toggleRemoved(),
+    j: () => focusZone("hand"),
+    k: () => focusZone("table"),
     "?": () => A.toggleHelp(),
   };
 }
@@ -58,8 +88,8 @@ export function installKeys(A) {
       return;
     }
     if (ev.altKey) return;
-    const fn = SHORTCUTS[ev.key.length === 1 ? ev.key.toLowerCase() : ev.key];
-    if (fn && S.seat && !S.spectator) { ev.preventDefault(); fn(); }
-    else if (fn && (ev.key === "?" || ev.key.toLowerCase() === "h")) { ev.preventDefault(); fn(); }
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const fn = SHORTCUTS[key];
+    if (fn && ((S.seat && !S.spectator) || ANYONE.has(key))) { ev.preventDefault(); fn(); }
   });
 }

@@ -44,6 +44,9 @@ function tableFields() {
     hint: null,             // the hint being followed (hint.js): {steps, index, done, created, snap, stale, moved, cards, advice}
     botBusy: false,         // a bot request is on its way
     botError: null,         // the server's sentence for the last refused bot request
+    again: null,            // a "play again" asked at this finished table: {code (the new table), by, declined: [names]}
+    againBusy: false,       // false, or my request on its way: "again" (Play again / Accept) | "decline"
+    againDeclined: false,   // I declined to play again (before the server's frame says so)
   };
 }
 

@@ -1,7 +1,9 @@
 // The table screen, built from the server's GAME_VIEW only (engine/view.py docstring).
 import { t } from "./i18n.js";
-import { h, cardEl, cardLabel, clockEl, fmtSeconds, cssKey } from "./ui.js";
+import { h, cardEl, cardLabel, clockEl, fmtSeconds, cssKey, fmtNumber, fmtScore } from "./ui.js";
 import { describeEvent, faces, scoreReason } from "./notices.js";
+import { helpPanel } from "./help.js";
+import { endButtons, replayLink } from "./endscreen.js";
 
 const COLOURS = 3; // seat colours --seat-0..2 in style.css
 // The current hint step's highlights (A.hintMarks()), worked out once per render.
@@ -535,6 +537,7 @@ function hintBox(S, A) {
       h("strong", { id: "hint-title" }, t("hint.title")), " ",
       h("span", { class: "muted", id: "hint-progress", "aria-live": "polite" },
         hn.stale ? t("hint.stale") : t("hint.progress", { n: hn.index + 1, total, step: hintStepText(hn.steps[hn.index], A) }))),
+    A.hintAdvice() ? h("p", { class: "hint-advice", id: "hint-advice" }, A.hintAdvice()) : null,
     h("ol", { class: "hint-steps", id: "hint-steps" }, hn.steps.map((st, i) => h("li", {
       class: i < hn.done ? "done" : i === hn.index && !hn.stale ? "current" : "",
       "aria-current": i === hn.index && !hn.stale ? "step" : null,
@@ -603,17 +606,18 @@ function resultPanel(S, A) {
         return h("tr", { class: n === res.winner ? "winner" : "", dataset: { player: n } },
           h("th", { scope: "row" }, h("span", { class: `swatch seat-c${seatIndex(game, n)}` }), n),
           h("td", {}, String(cardsLeft)),
-          h("td", { class: "num" }, sc === undefined ? "" : (sc > 0 ? "+" : "") + sc),
+          h("td", { class: "num" }, sc === undefined ? "" : fmtScore(sc)),
           h("td", {}, scoreReason(res.reasons[n])));
       }))));
+    parts.push(replayLink(S));
   }
   if (game.long && game.history.length) {
     parts.push(h("table", { class: "scores totals", id: "long-table" },
       h("caption", {}, t("result.long_table", { target: game.target })),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("result.hand")), names.map((n) => h("th", { scope: "col" }, n)))),
       h("tbody", {}, game.history.map((r) => h("tr", {}, h("th", { scope: "row" }, String(r.hand)),
-        names.map((n) => h("td", { class: "num" + (r.winner === n ? " won" : "") }, String(r.scores[n] ?? "")))))),
-      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("result.total")), names.map((n) => h("td", { class: "num" }, String(game.totals[n] ?? 0)))))));
+        names.map((n) => h("td", { class: "num" + (r.winner === n ? " won" : "") }, r.scores[n] === undefined ? "" : fmtNumber(r.scores[n])))))),
+      h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, t("result.total")), names.map((n) => h("td", { class: "num" }, fmtNumber(game.totals[n] ?? 0)))))));
   }
   if (game.phase === "pause") {
     const seat = game.seats.find((s) => s.name === S.seat);
@@ -632,29 +636,8 @@ function resultPanel(S, A) {
     parts.push(h("div", { class: "final", id: "final-result" },
       h("h2", {}, t("result.game_over")),
       h("p", { class: "final-text" }, text, " ", h("span", { class: "muted" }, t("result.reason." + r.reason))),
-      game.long ? h("p", {}, names.map((n) => `${n}: ${r.totals[n] ?? 0}`).join(" · ")) : null,
-      h("div", { class: "row" },
-        h("button", { class: "btn primary", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home")),
-        A.isAgora() ? [
-          h("button", { class: "btn", type: "button", id: "btn-ranking", onclick: () => A.toRanking() }, t("btn.ranking")),
-          h("button", { class: "btn", type: "button", id: "btn-agora-again", onclick: () => A.agoraAgain() }, t("btn.agora_again"))] : null)));
+      game.long ? h("p", {}, names.map((n) => `${n}: ${fmtNumber(r.totals[n] ?? 0)}`).join(" · ")) : null,
+      endButtons(S, A)));
   }
   return h("section", { class: "result panel", "aria-labelledby": res ? "result-title" : null, id: "result", role: "region" }, parts);
-}
-
-// ---------------------------------------------------------------- help
-
-function helpPanel(A) {
-  const keys = [
-    ["D", "help.draw"], ["S", "help.stage"], ["U", "help.unstage"], ["L", "help.lay"], ["T", "help.take"],
-    ["N", "help.new"], ["E", "help.end"], ["X", "help.cancel"], ["!", "help.stop"], ["O", "help.sort"],
-    ["H", "help.removed"], ["Enter / Space", "help.select"], ["Esc", "help.escape"], ["\u2190 \u2192", "help.arrows"],
-    ["Alt + \u2190 \u2192", "help.rearrange"], ["?", "help.help"],
-  ];
-  return h("section", { class: "help panel", id: "help", role: "dialog", "aria-modal": "false", "aria-labelledby": "help-title" },
-    h("h2", { id: "help-title" }, t("help.title")),
-    h("p", {}, t("help.intro")),
-    h("dl", { class: "keys" }, keys.map(([k, key]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, t(key))])),
-    h("p", {}, t("help.drag")),
-    h("button", { class: "btn", type: "button", onclick: () => A.toggleHelp() }, t("btn.close")));
 }

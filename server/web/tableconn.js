@@ -8,6 +8,7 @@ import { toast, setClockBase } from "./ui.js";
 import { reconcileOrder } from "./cards.js";
 import { describeEvent } from "./notices.js";
 import { followHint } from "./hint.js";
+import { againOf } from "./again.js";
 import { S, LS, load, save, resetTable } from "./state.js";
 import { ensureSession, apiErrorText } from "./session.js";
 import { pruneSelection } from "./selection.js";
@@ -129,7 +130,7 @@ function onMessage(msg) {
       S.gameVersion = msg.version;
       S.awaitingSnapshot = false;
       saveTableMemory();
-      if (msg.table) S.table = msg.table;
+      if (msg.table) setTable(msg.table, msg);
       applyGame(msg.game);
       break;
     case "update": {
@@ -156,7 +157,11 @@ function onMessage(msg) {
       break;
     }
     case "table":
-      S.table = msg.table;
+      setTable(msg.table, msg);
+      break;
+    case "again":
+      // A seated player asked to play again (docs/protocol.md "Play again"): the new table.
+      S.again = againOf(msg);
       break;
     case "refused":
       toast(refusalText(msg.code, msg.message));
@@ -168,6 +173,14 @@ function onMessage(msg) {
       return; // ack, pong
   }
   render();
+}
+
+/** A TABLE_SUMMARY arrived (alone or with a snapshot); its `again` (or the frame's) says
+ * whether someone asked to play again (a reconnect learns it here). */
+function setTable(table, frame) {
+  S.table = table;
+  if ("again" in table) S.again = againOf(table.again);
+  else if ("again" in frame) S.again = againOf(frame.again);
 }
 
 // Notices and the last version seen live in sessionStorage per table: a reload keeps the

@@ -175,3 +175,13 @@ export function confirmDialog(message, okLabel) {
 export function cssKey(s) {
   return s.zone === "table" ? `table:${s.meld}:${s.face}:${s.occ}` : `${s.zone}:${s.face}:${s.occ}`;
 }
+
+/** A number as shown: negative ones with the minus sign U+2212 ("−15", not "-15"). */
+export function fmtNumber(n) {
+  return typeof n === "number" && n < 0 ? `\u2212${-n}` : String(n);
+}
+
+/** A hand's score: "+12", "0", "−15". */
+export function fmtScore(n) {
+  return typeof n === "number" && n > 0 ? `+${n}` : fmtNumber(n);
+}

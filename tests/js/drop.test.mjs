@@ -44,6 +44,17 @@ test("a table card moves between melds or to a new one; my held card is dropped;
   assert.equal(commandsFor([], { kind: "new" }, null), null);
 });
 
+test("fewer than 3 hand or staged cards on New meld are refused before anything is sent (§3.3, §5.1)", () => {
+  const refused = { hint: "hint.new_meld_three" };
+  assert.deepEqual(commandsFor([hand("5H")], { kind: "new" }, null), refused, "one hand card: no stage, no play opened");
+  assert.deepEqual(commandsFor([hand("5H"), hand("6H")], { kind: "new" }, null), refused);
+  assert.deepEqual(commandsFor([pile("5H"), pile("6H")], { kind: "new" }, null), refused);
+  assert.deepEqual(commandsFor([staged("5H")], { kind: "new" }, null), refused);
+  assert.deepEqual(commandsFor([staged("5H"), staged("6H")], { kind: "new" }, null), refused);
+  // One table card may start a new meld (it is built up with others in the same play).
+  assert.deepEqual(commandsFor([onTable("QS", 1)], { kind: "new" }, null), [["move", { card: "QS", meld: 1, to: "new" }]]);
+});
+
 test("a new meld is laid from the selected staged cards when several are selected, else from the whole staging area", () => {
   const staging = ["5H", "6H", "5H", "7H"];
   assert.deepEqual(allStaged(staging), [staged("5H"), staged("6H"), staged("5H", 1), staged("7H")]);

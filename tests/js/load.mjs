@@ -10,3 +10,19 @@ export async function loadWeb(name) {
   if (/^\s*import\s/m.test(source)) throw new Error(`${name} imports other modules: it is not pure`);
   return import("data:text/javascript;charset=utf-8," + encodeURIComponent(source));
 }
+
+/** A data: URL for server/web/NAME with its relative imports turned into data: URLs too. */
+function dataUrlOf(name) {
+  const here = new URL(name, WEB);
+  let source = readFileSync(here, "utf8");
+  source = source.replace(/(from\s+)"(\.[^"]+)"/g, (m, from, rel) => {
+    const dep = new URL(rel, here).href.slice(WEB.href.length);
+    return `${from}"${dataUrlOf(dep)}"`;
+  });
+  return "data:text/javascript;charset=utf-8," + encodeURIComponent(source);
+}
+
+/** Load server/web/NAME and the modules it imports (for modules that need no DOM to load). */
+export async function loadWebTree(name) {
+  return import(dataUrlOf(name));
+}
