@@ -2,6 +2,7 @@
 import { t } from "./i18n.js";
 import { h, cardEl, cardLabel, clockEl, fmtSeconds, cssKey } from "./ui.js";
 import { describeEvent, faces, scoreReason } from "./notices.js";
+import { goingOutChecklist, goingOutMarks } from "./rules.js";
 
 const COLOURS = 3; // seat colours --seat-0..2 in style.css
 // The current hint step's highlights (A.hintMarks()), worked out once per render.
@@ -95,12 +96,16 @@ function gameScreen(S, A) {
   const hv = game.hand;
   const me = S.seat;
   MARKS = A.hintMarks();
-  const screen = h("div", { class: "table-screen", id: "table-screen" });
-  const head = h("div", { class: "head" }, topBar(S, A));
+  // The screen fills the window below the header: the head (top bar, banners, result), the
+  // opponents' strip, the table (the one region that scrolls) and, docked at the bottom, the
+  // player's own panel, actions, staging area and hand (style.css, "table screen layout").
+  const screen = h("div", { class: "table-screen game", id: "table-screen" });
+  const head = h("div", { class: "head", "data-scroll": "head" }, topBar(S, A));
   screen.appendChild(head);
   const mineSeat = hv ? hv.players.find((p) => p.name === me) : null;
   if (!mineSeat || S.spectator) head.appendChild(h("div", { class: "status-slot", id: "status-slot" }));
   if (!hv) {
+    screen.classList.add("no-hand");
     head.appendChild(h("section", { class: "panel" }, t("table.no_hand")));
     head.appendChild(resultPanel(S, A));
     return screen;
@@ -210,9 +215,9 @@ function playerPanel(S, p, isMe) {
   rows.push(h("div", { class: "counts" },
     h("span", { class: "count", "aria-label": t("player.hand_count_label", { n: p.hand_count }) }, h("span", { class: "count-n" }, p.hand_count), " ", t("player.hand")),
     h("span", { class: "count", "aria-label": t("player.stock_count_label", { n: p.stock_count }) }, h("span", { class: "count-n" }, p.stock_count), " ", t("player.stock")),
-    h("span", { class: "conds", title: t("player.conds_title") },
-      h("span", { class: p.drew ? "cond ok" : "cond" }, (p.drew ? "\u2713 " : "\u2022 ") + t("player.drew")),
-      h("span", { class: p.laid ? "cond ok" : "cond" }, (p.laid ? "\u2713 " : "\u2022 ") + t("player.laid")))));
+    isMe ? null : goingOutMarks(p)));
+  // The player's own panel: the going-out conditions as a checklist (§8, R15; rules.js).
+  if (isMe) rows.push(goingOutChecklist(p));
   if (open) {
     if (open.status === "suspended" || open.deadline === null) {
       rows.push(h("div", { class: "line" }, h("span", { class: "tag" }, t("play.suspended", { n: open.id })), " ",
@@ -232,18 +237,24 @@ function playerPanel(S, p, isMe) {
   }
   if (p.pending_draws) rows.push(h("div", { class: "line muted" }, t("player.pending_draws", { n: p.pending_draws })));
   if (!isMe) {
+    // Their staging area in one line of small overlapping cards (it scrolls sideways when
+    // long): a big staging never makes the strip, and so the page, taller.
     const occ = occurrences(p.staging);
     rows.push(h("div", { class: "staging-view" + (p.staging.length ? "" : " empty"), "aria-label": t("player.staging_of", { name: p.name }) },
-      h("span", { class: "zone-label" }, t("player.staging")),
-      p.staging.length ? h("div", { class: "cards small-row" }, p.staging.map((f, i) => cardEl(f, { small: true, data: { key: `ostage:${p.name}:${f}:${occ[i]}` } })))
+      h("span", { class: "zone-label" }, t("player.staging"), p.staging.length ? ` (${p.staging.length})` : ""),
+      p.staging.length ? h("div", { class: "cards small-row fan", "data-scroll": `ostage-${p.name}` }, p.staging.map((f, i) => cardEl(f, { small: true, data: { key: `ostage:${p.name}:${f}:${occ[i]}` } })))
         : h("span", { class: "muted" }, t("player.staging_empty"))));
     if (hv.tiebreak && hv.tiebreak.pile[p.name]) {
       rows.push(pileRow(S, p.name, hv.tiebreak.pile[p.name]));
     }
   }
   const total = game.long ? game.totals[p.name] : null;
+  if (isMe) {
+    const clocks = myClocks(S);
+    if (clocks) rows.push(clocks);
+  }
   return h("section", {
-    class: `player panel seat-c${idx}` + (isMe ? " me-panel" : "") + (p.status !== "active" ? " inactive" : ""),
+    class: `player panel seat-c${idx}` + (isMe ? " me-panel" : " opp") + (p.status !== "active" ? " inactive" : ""),
     "aria-label": isMe ? t("a11y.you", { name: p.name }) : t("a11y.player", { name: p.name }),
     dataset: { player: p.name },
   },
@@ -299,12 +310,87 @@ function board(S, A) {
     onclick: () => A.activateZone("new"),
   }, h("span", { class: "plus", "aria-hidden": "true" }, "+"), h("span", {}, t(hold ? "board.new_meld_drop" : "board.new_meld"))) : null;
 
-  return h("section", { class: "board panel", "aria-label": t("a11y.board"), id: "board" },
-    removedCorner(S, A),
-    h("h2", { class: "visually-hidden" }, t("a11y.board")),
-    hv.table.length === 0 ? h("p", { class: "muted empty-board" }, t("board.empty")) : null,
-    h("div", { class: "melds", "data-group": "melds", "data-scroll": "board" }, melds, newTile),
-    legend());
+  const size = tableCardSize(hv.table, lastRoom || viewportSize());
+  const el = h("section", {
+    class: "board panel", "aria-label": t("a11y.board"), id: "board",
+    // The one scrolling region of the screen; dnd.js scrolls it when a drag nears its edges.
+    dataset: { scroll: "board", autoscroll: "1", size: String(size.tier) },
+    style: `--tc-w:${size.w}px;--tc-h:${size.h}px;--tc-step:${size.step}px`,
+  },
+  removedCorner(S, A),
+  h("h2", { class: "visually-hidden" }, t("a11y.board")),
+  hv.table.length === 0 ? h("p", { class: "muted empty-board" }, t("board.empty")) : null,
+  h("div", { class: "melds", "data-group": "melds" }, melds, newTile),
+  legend());
+  fitCards(el, hv.table);
+  return el;
+}
+
+// The table's measured room ({w, h} px inside its padding), kept from one render to the next;
+// null until the table has been laid out once (then viewportSize() estimates it).
+let lastRoom = null;
+let fitObserver = null;
+
+/** Watch the table's size: when it changes (window resized, the dock or the head grew), the
+ * cards take the size that fits the room (tableCardSize), without waiting for a new view. */
+function fitCards(el, melds) {
+  if (typeof ResizeObserver === "undefined") return;
+  if (fitObserver) fitObserver.disconnect();
+  fitObserver = new ResizeObserver(() => {
+    if (!el.isConnected || !el.clientHeight) return;
+    const cs = getComputedStyle(el);
+    lastRoom = {
+      w: el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+      h: el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom),
+    };
+    const size = tableCardSize(melds, lastRoom);
+    if (String(size.tier) === el.dataset.size) return;
+    el.dataset.size = String(size.tier);
+    el.style.setProperty("--tc-w", `${size.w}px`);
+    el.style.setProperty("--tc-h", `${size.h}px`);
+    el.style.setProperty("--tc-step", `${size.step}px`);
+  });
+  fitObserver.observe(el);
+}
+
+// The table's card sizes, biggest first: width and height (px), and the step from one card to
+// the next within a meld (the cards overlap; a step over half the width keeps every card's
+// centre, and so a click or a drag started there, on that card).
+export const TABLE_SIZES = [
+  { w: 46, h: 66, step: 28 },
+  { w: 40, h: 57, step: 24 },
+  { w: 35, h: 50, step: 21 },
+  { w: 31, h: 44, step: 18 },
+  { w: 27, h: 39, step: 16 },
+];
+
+/** The table's room in CSS pixels, estimated from the window (the layout is in style.css):
+ * {w, h}. On a wide screen the notices column sits beside it; the rest is head, opponents and
+ * the docked hand. */
+function viewportSize() {
+  const W = window.innerWidth, H = window.innerHeight;
+  if (W > 960) return { w: Math.min(W, 1500) - 330, h: H - 560 };
+  return { w: W - 30, h: H - 600 };
+}
+
+/** The biggest card size at which all of `melds` (MeldView list) plus the New meld tile fit in
+ * `room` ({w, h} px) without scrolling, melds wrapping into rows; the smallest when none does.
+ * Returns {tier, w, h, step}: fewer melds, bigger cards. */
+export function tableCardSize(melds, room) {
+  const pad = 14, gapX = 8, gapY = 8, head = 18;
+  for (let tier = 0; tier < TABLE_SIZES.length; tier++) {
+    const sz = TABLE_SIZES[tier];
+    const widths = melds.map((m) => sz.w + Math.max(0, m.cards.length - 1) * sz.step + pad);
+    widths.push(sz.w * 2);
+    let rows = 1, x = 0;
+    for (const w of widths) {
+      if (x > 0 && x + gapX + w > room.w) { rows++; x = w; } else x += (x > 0 ? gapX : 0) + w;
+    }
+    // + the removed cards' row above the melds (the legend below them may scroll)
+    const height = rows * (sz.h + head + pad) + (rows - 1) * gapY + 30;
+    if (height <= room.h) return { tier, ...sz };
+  }
+  return { tier: TABLE_SIZES.length - 1, ...TABLE_SIZES[TABLE_SIZES.length - 1] };
 }
 
 function legend() {
@@ -506,22 +592,26 @@ function myArea(S, A, mine) {
       h("button", { class: "btn tiny" + (S.sortMode === "suit" ? " on" : ""), type: "button", id: "sort-suit", "aria-pressed": String(S.sortMode === "suit"), onclick: (ev) => { ev.stopPropagation(); A.sort("suit"); } }, t("me.by_suit")),
       h("button", { class: "btn tiny" + (S.sortMode === "rank" ? " on" : ""), type: "button", id: "sort-rank", "aria-pressed": String(S.sortMode === "rank"), onclick: (ev) => { ev.stopPropagation(); A.sort("rank"); } }, t("me.by_rank")),
       S.sortMode === "custom" ? h("span", { class: "muted" }, " ", t("me.custom")) : null)),
-  h("div", { class: "cards hand-cards", "data-group": "hand", id: "my-hand", "data-scroll": "hand" },
+  h("div", { class: "cards hand-cards" + (S.handOrder.length > 14 ? " many" : ""), "data-group": "hand", id: "my-hand", "data-scroll": "hand" },
     handCards.length ? handCards : h("span", { class: "muted hint" }, t(mine.stock_count && active ? "me.hand_empty_draw" : "me.hand_empty"))));
 
   const hint = hv.result ? t("me.hint_over")
     : selCount ? t("me.selected", { n: selCount }) + " " + t(selectionHintKey(S))
       : t(active ? "me.hint_idle" : "me.hint_watch");
-  return h("section", { class: "me", "aria-label": t("a11y.you", { name: S.seat }) },
+  // Docked at the bottom of the screen: what grows here (a message, the hint's steps) pushes
+  // the table's lower edge up, never the hand down.
+  return h("section", { class: "me dock", id: "dock", "aria-label": t("a11y.you", { name: S.seat }) },
     playerPanel(S, mine, true),
     h("div", { class: "me-play panel" },
-      active || mine.staging.length ? staging : null,
-      buttons.length ? h("div", { class: "actions", role: "toolbar", "aria-label": t("a11y.actions") }, buttons) : null,
-      h("div", { class: "status-slot", id: "status-slot" }),
-      myClocks(S),
       hintBox(S, A),
+      // The message line sits above the buttons: a message grows the dock upwards, moving
+      // neither the buttons nor the hand under the player's finger.
+      h("div", { class: "status-slot", id: "status-slot" }),
+      buttons.length ? h("div", { class: "actions", role: "toolbar", "aria-label": t("a11y.actions") }, buttons) : null,
       h("p", { class: "sel-hint muted", "aria-live": "polite", id: "sel-hint" }, hint),
-      handZone));
+      h("div", { class: "me-zones" + (active || mine.staging.length ? "" : " no-staging") },
+        active || mine.staging.length ? staging : null,
+        handZone)));
 }
 
 /** The last hint as numbered steps in words; the current one is highlighted on the table. */
@@ -568,7 +658,8 @@ function hintStepText(st, A) {
   }
 }
 
-/** The game clocks again, just above the hand (the top bar scrolls away on a big table). */
+/** The game clocks again, in the player's own panel beside the hand (hidden on a phone,
+ * where the top bar above the table is in sight anyway). */
 function myClocks(S) {
   const chips = clockChips(S, "my-clock-");
   if (!chips.length) return null;

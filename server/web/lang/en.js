@@ -288,6 +288,13 @@ const en = {
   "ref.bad_json": "The server did not understand the message.", "ref.unknown_type": "The server did not understand the message.",
   "ref.bad_field": "The server did not understand the message.", "ref.not_sent": "Not sent: the connection was lost.",
   "ref.spectator": "You are watching: you cannot play at this table.", "ref.unknown": "Refused.",
+  // -- layout
+  "goout.title": "To go out",
+  "goout.drew": "Drawn at least once",
+  "goout.laid": "A meld of your own laid",
+  "goout.pending": "(pending: that play is not final yet)",
+  "goout.state.ok": "done", "goout.state.pending": "pending", "goout.state.missing": "not yet",
+  "goout.rule": "To go out you need two things: at least one draw, and a meld of your own laid (it counts once the play that laid it is final; until then it is pending). Emptying your hand without both eliminates you (−15).",
 };
 
 export default en;

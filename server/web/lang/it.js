@@ -289,6 +289,13 @@ const it = {
   "ref.bad_json": "Il server non ha capito il messaggio.", "ref.unknown_type": "Il server non ha capito il messaggio.",
   "ref.bad_field": "Il server non ha capito il messaggio.", "ref.not_sent": "Non inviato: la connessione si è interrotta.",
   "ref.spectator": "Stai guardando: non puoi giocare a questo tavolo.", "ref.unknown": "Rifiutato.",
+  // -- layout
+  "goout.title": "Per chiudere",
+  "goout.drew": "Almeno una pescata",
+  "goout.laid": "Una combinazione propria calata",
+  "goout.pending": "(in sospeso: quella giocata non è ancora definitiva)",
+  "goout.state.ok": "fatto", "goout.state.pending": "in sospeso", "goout.state.missing": "non ancora",
+  "goout.rule": "Per chiudere servono due cose: almeno una pescata e una combinazione propria calata (conta quando la giocata che l'ha calata è definitiva; fino ad allora è in sospeso). Svuotare la mano senza entrambe costa l'eliminazione (−15).",
 };
 
 export default it;

@@ -289,6 +289,13 @@ const nl = {
   "ref.bad_json": "De server begreep het bericht niet.", "ref.unknown_type": "De server begreep het bericht niet.",
   "ref.bad_field": "De server begreep het bericht niet.", "ref.not_sent": "Niet verstuurd: de verbinding viel weg.",
   "ref.spectator": "Je kijkt mee: je kunt aan deze tafel niet spelen.", "ref.unknown": "Geweigerd.",
+  // -- layout
+  "goout.title": "Om uit te gaan",
+  "goout.drew": "Minstens één keer getrokken",
+  "goout.laid": "Een eigen combinatie uitgelegd",
+  "goout.pending": "(in afwachting: die zet is nog niet definitief)",
+  "goout.state.ok": "gedaan", "goout.state.pending": "in afwachting", "goout.state.missing": "nog niet",
+  "goout.rule": "Om uit te gaan heb je twee dingen nodig: minstens één keer trekken, en een eigen combinatie uitleggen (die telt zodra de zet waarmee je haar uitlegde definitief is; tot dan is ze in afwachting). Wie de hand leegmaakt zonder beide, ligt eruit (−15).",
 };
 
 export default nl;
