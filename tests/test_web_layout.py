@@ -195,13 +195,16 @@ def test_pending_lay_in_the_checklist(live_server, browsers: Browsers) -> None:
     browsers.assert_no_console_errors()
 
 
-# The phone: fifteen melds fill more than the phone's table; the last one (clubs 10 J Q) is
-# below the fold. Ada stages three cards (tap, tap, tap, tap the staging area), places 6H on the
-# hearts run #1 (tap, tap), drags KC to meld #15, and ends her play (2S goes back to her hand).
+# The phone: sixteen runs of five and six cards (every card but the aces and kings) fill the
+# phone's table several times over at any card size; the last one (hearts 8 to Q) is below the
+# fold. Ada stages three cards (tap, tap, tap, tap the staging area), places AS on the spades
+# run #1 (tap, tap), drags KH to meld #16, and ends her play (KD goes back to her hand).
+LONG_RUNS = [[f"{r}{suit}" for r in ranks] for _deck in (1, 2) for suit in ("S", "D", "C", "H")
+             for ranks in (("2", "3", "4", "5", "6", "7"), ("8", "9", "10", "J", "Q"))]
 PHONE_POSITION = {
-    "table": [["3H", "4H", "5H"]] + SETS[1:12] + RUNS[1:4],
-    "hands": {"A": ["6H", "KC", "2S", "9D", "JD"], "B": ["8D"], "C": ["JS"]},
-    "stocks": {"A": ["8S"], "B": ["2H"], "C": ["10S"]},
+    "table": LONG_RUNS,
+    "hands": {"A": ["AS", "KH", "KD", "AD", "KC"], "B": ["AH"], "C": ["AC"]},
+    "stocks": {"A": ["KS"], "B": ["KS"], "C": ["AS"]},
     "drew": ["A"],
     "laid": ["A"],
 }
@@ -234,31 +237,31 @@ def test_phone_plays_without_page_scroll_and_drag_scrolls_the_table(live_server,
     ada = _phone(browsers, session)
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#my-hand .card")).to_have_count(5)
-    expect(ada.locator(".meld[data-meld='15'] .card")).to_have_count(3)
+    expect(ada.locator(".meld[data-meld='16'] .card")).to_have_count(5)
     _page_does_not_scroll(ada)
     for sel in ("#my-hand .card >> nth=-1", "#btn-draw", "#btn-end", "#btn-leave", "#going-out", ".opponents"):
         _inside_window(ada, sel)
     ada.screenshot(path=str(ARTIFACTS / "layout-02-phone.png"))
 
     # Three cards staged by taps: a declared play opens.
-    for face in ("6H", "KC", "2S"):
+    for face in ("AS", "KH", "KD"):
         ada.tap(f"#my-hand .card[data-face='{face}']")
     ada.tap(".zone.staging")
     expect(ada.locator("#my-staging .card")).to_have_count(3)
     expect(ada.locator("#btn-end")).to_be_enabled()
-    # Tap 6H, tap the hearts run: placed.
-    ada.tap("#my-staging .card[data-face='6H']")
+    # Tap AS, tap the spades run: placed.
+    ada.tap("#my-staging .card[data-face='AS']")
     ada.tap(".meld[data-meld='1'] .meld-head")
-    expect(ada.locator(".meld[data-meld='1'] .card")).to_have_count(4)
+    expect(ada.locator(".meld[data-meld='1'] .card")).to_have_count(7)
 
-    # Meld 15 is below the table's visible part.
+    # Meld 16 is below the table's visible part.
     board = _box(ada, "#board")
-    target = _box(ada, ".meld[data-meld='15']")
+    target = _box(ada, ".meld[data-meld='16']")
     assert target["y"] > board["y"] + board["height"], (target, board)
 
-    # A finger drags KC up into the table, then rests near its lower edge: the table scrolls
-    # until meld 15 shows; the finger moves onto it and lets go.
-    x1, y1 = _centre(_box(ada, "#my-staging .card[data-face='KC']"))
+    # A finger drags KH up into the table, then rests near its lower edge: the table scrolls
+    # until meld 16 shows; the finger moves onto it and lets go.
+    x1, y1 = _centre(_box(ada, "#my-staging .card[data-face='KH']"))
     mid_x, mid_y = board["x"] + board["width"] / 2, board["y"] + board["height"] / 2
     edge_y = board["y"] + board["height"] - 12
     cdp = ada.context.new_cdp_session(ada)
@@ -274,27 +277,27 @@ def test_phone_plays_without_page_scroll_and_drag_scrolls_the_table(live_server,
         while True:  # the finger rests; small moves as a real finger makes
             ada.wait_for_timeout(100)
             touch("touchMove", mid_x, edge_y + (1 if int(time.monotonic() * 10) % 2 else 0))
-            t_box = _box(ada, ".meld[data-meld='15']")
+            t_box = _box(ada, ".meld[data-meld='16']")
             if t_box["y"] + t_box["height"] <= board["y"] + board["height"]:
                 break
-            assert time.monotonic() < deadline, "the table did not scroll to meld 15"
+            assert time.monotonic() < deadline, "the table did not scroll to meld 16"
         assert ada.evaluate("document.getElementById('board').scrollTop") > 0
-        tx, ty = _centre(_box(ada, ".meld[data-meld='15'] .meld-head"))
+        tx, ty = _centre(_box(ada, ".meld[data-meld='16'] .meld-head"))
         for i in range(1, 5):
             touch("touchMove", mid_x + (tx - mid_x) * i / 4, edge_y + (ty - edge_y) * i / 4)
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     finally:
         cdp.detach()
-    expect(ada.locator(".meld[data-meld='15'] .card")).to_have_count(4)
-    assert "KC" in meld_faces(ada, 15)
+    expect(ada.locator(".meld[data-meld='16'] .card")).to_have_count(6)
+    assert "KH" in meld_faces(ada, 16)
     ada.screenshot(path=str(ARTIFACTS / "layout-03-phone-after-drag.png"))
 
-    # End play: the two placed cards stand, 2S goes back to the hand.
+    # End play: the two placed cards stand, KD goes back to the hand.
     ada.tap("#btn-end")
     expect(ada.locator("#notices")).to_contain_text("confirmed")
     expect(ada.locator("#btn-end")).to_be_disabled()
     expect(ada.locator("#my-staging .card")).to_have_count(0)
-    assert sorted(hand_faces(ada)) == ["2S", "9D", "JD"]
+    assert sorted(hand_faces(ada)) == ["AD", "KC", "KD"]
     assert ada.evaluate("window.__pageScrolls") == []
     assert ada.evaluate("scrollY") == 0
     _page_does_not_scroll(ada)
