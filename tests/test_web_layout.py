@@ -29,6 +29,7 @@ from test_web_support import (
     Browsers,
     api_create_table,
     api_join,
+    api_session,
     expect,
     hand_faces,
     meld_faces,
@@ -161,6 +162,18 @@ def test_desktop_hand_stays_in_the_window_with_a_full_table(live_server, browser
         _page_does_not_scroll(ada)
         _inside_window(ada, "#my-hand")
         ada.screenshot(path=str(ARTIFACTS / "layout-01b-desktop-low-window.png"))
+
+        # A spectator on a phone: the three players in the strip, the table, no dock, and
+        # still no page scroll.
+        dee = _phone(browsers, api_session(live_server, "Dee"))
+        dee.goto(f"{live_server.url}/t/{code}")
+        expect(dee.locator(".banner")).to_contain_text("You are watching")
+        expect(dee.locator(".opponents .player")).to_have_count(3)
+        expect(dee.locator("[data-player='Bob'] .staging-view .card")).to_have_count(6)
+        _page_does_not_scroll(dee)
+        for sel in (".spectator-note", "[data-player='Ada']", "[data-player='Cy']", "#board"):
+            _inside_window(dee, sel)
+        dee.screenshot(path=str(ARTIFACTS / "layout-04-phone-spectator.png"))
         browsers.assert_no_console_errors()
 
     # Fewer melds, bigger cards: in the same low window, three melds get the biggest size.
