@@ -54,7 +54,7 @@ def test_touch_drags_hand_order_and_reconnection(live_server, browsers: Browsers
     expect(ada.locator("#my-staging .card")).to_have_count(1)
     assert staged_faces(ada) == ["9H"]
     # One card laid as a new meld is refused: the server's sentence shows in the message line
-    # under the buttons, in the page's flow, covering neither End play / Cancel play nor a card.
+    # just above the buttons, in the page's flow, covering neither End play / Cancel play nor a card.
     ada.click("#btn-lay")
     toast = ada.locator("#toast")
     expect(toast).to_contain_text("at least 3 cards")

@@ -4,19 +4,57 @@
 // target carries data-drop ("hand", "staging", "new", "meld" with data-meld). A press that
 // moves less than THRESHOLD pixels is a click and is left to the click handlers. Cards set
 // `touch-action: none` in CSS so that a finger drags the card instead of scrolling the page.
+//
+// Auto-scroll: while a drag rests near the top or bottom edge of the scrolling table (the
+// element with data-autoscroll; the window when that one does not scroll), the table scrolls
+// that way, faster nearer the edge, and the drop target under the still pointer follows. It
+// starts only once the drag has been inside the table away from its edges (a drag that starts
+// in the hand just below the table does not scroll it) and has rested DWELL ms in the band.
 
 const THRESHOLD = 6;
+export const EDGE = 56; // px: the band along the table's top and bottom edges
+const OUTSIDE = 90; // px: beyond the edge, the band goes on at full speed
+const SPEED = 900; // px per second at the very edge
+const DWELL = 120; // ms in the band before scrolling starts
 
 export function installDnd({ payloadFor, onDrop, onDragStart }) {
   let press = null; // {id, x, y, el, payload, ghost, dragging, target}
   let suppressClick = false;
+  let frame = 0; // the auto-scroll's animation frame, while one is asked for
 
   const targetAt = (x, y) => {
     const el = document.elementFromPoint(x, y);
     return el ? el.closest("[data-drop]") : null;
   };
 
+  const hover = (x, y) => {
+    const tgt = targetAt(x, y);
+    // A render may have replaced the hovered element: mark the live one.
+    if (tgt !== press.target || (tgt && !tgt.classList.contains("drop-hover"))) {
+      if (press.target) press.target.classList.remove("drop-hover");
+      if (tgt) tgt.classList.add("drop-hover");
+      press.target = tgt;
+    }
+  };
+
+  const autoScroll = (now) => {
+    frame = 0;
+    if (!press || !press.dragging) return;
+    const sc = scroller();
+    const speed = sc ? edgeSpeed(sc.rect, press.lx, press.ly, press) : 0;
+    if (!speed) { press.since = null; press.lastFrame = null; return; }
+    if (press.since === null) press.since = now;
+    if (now - press.since >= DWELL && sc.canScroll(speed)) {
+      const dt = press.lastFrame === null ? 16 : Math.min(50, now - press.lastFrame);
+      sc.by(speed * SPEED * dt / 1000);
+      hover(press.lx, press.ly);
+    }
+    press.lastFrame = now;
+    frame = requestAnimationFrame(autoScroll);
+  };
+
   const cleanup = () => {
+    if (frame) { cancelAnimationFrame(frame); frame = 0; }
     if (!press) return;
     if (press.ghost) press.ghost.remove();
     if (press.target) press.target.classList.remove("drop-hover");
@@ -29,7 +67,8 @@ export function installDnd({ payloadFor, onDrop, onDragStart }) {
     if (ev.button !== undefined && ev.button > 0) return;
     const el = ev.target.closest("[data-drag]");
     if (!el || press) return;
-    press = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, el, payload: null, ghost: null, dragging: false, target: null, type: ev.pointerType };
+    press = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, el, payload: null, ghost: null, dragging: false, target: null, type: ev.pointerType,
+      lx: ev.clientX, ly: ev.clientY, armed: false, since: null, lastFrame: null };
   });
 
   document.addEventListener("pointermove", (ev) => {
@@ -47,12 +86,10 @@ export function installDnd({ payloadFor, onDrop, onDragStart }) {
     }
     ev.preventDefault();
     press.ghost.style.transform = `translate(${ev.clientX + 8}px, ${ev.clientY + 8}px)`;
-    const tgt = targetAt(ev.clientX, ev.clientY);
-    if (tgt !== press.target) {
-      if (press.target) press.target.classList.remove("drop-hover");
-      if (tgt) tgt.classList.add("drop-hover");
-      press.target = tgt;
-    }
+    press.lx = ev.clientX;
+    press.ly = ev.clientY;
+    hover(ev.clientX, ev.clientY);
+    if (!frame) frame = requestAnimationFrame(autoScroll);
   }, { passive: false });
 
   const finish = (ev, cancelled) => {
@@ -76,6 +113,41 @@ export function installDnd({ payloadFor, onDrop, onDragStart }) {
     if (suppressClick) { ev.stopPropagation(); ev.preventDefault(); suppressClick = false; }
   }, true);
   window.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && press && press.dragging) cleanup(); });
+}
+
+/** What a drag scrolls: the table (data-autoscroll) when it can scroll, else the window when
+ * the page can; null when neither. {rect, canScroll(direction), by(px)}. */
+function scroller() {
+  const el = document.querySelector("[data-autoscroll]");
+  if (el && el.scrollHeight > el.clientHeight + 1) {
+    return {
+      rect: el.getBoundingClientRect(),
+      canScroll: (d) => (d < 0 ? el.scrollTop > 0 : el.scrollTop + el.clientHeight < el.scrollHeight - 1),
+      by: (px) => { el.scrollTop += px; },
+    };
+  }
+  const doc = document.scrollingElement || document.documentElement;
+  if (doc.scrollHeight > window.innerHeight + 1) {
+    return {
+      rect: { top: 0, bottom: window.innerHeight, left: 0, right: window.innerWidth },
+      canScroll: (d) => (d < 0 ? window.scrollY > 0 : window.scrollY + window.innerHeight < doc.scrollHeight - 1),
+      by: (px) => { window.scrollBy(0, px); },
+    };
+  }
+  return null;
+}
+
+/** The auto-scroll's direction and strength at pointer (x, y) for a scroller's `rect`: -1..1
+ * (negative: up), 0 outside the bands. Arms `press` once the pointer is inside, off the bands. */
+export function edgeSpeed(rect, x, y, press) {
+  if (x < rect.left || x > rect.right) return 0;
+  const top = y - rect.top, bottom = rect.bottom - y;
+  const band = Math.min(EDGE, (rect.bottom - rect.top) / 3);
+  if (top >= band && bottom >= band) { press.armed = true; return 0; }
+  if (!press.armed) return 0;
+  if (top < band && top > -OUTSIDE) return -Math.min(1, (band - top) / band);
+  if (bottom < band && bottom > -OUTSIDE) return Math.min(1, (band - bottom) / band);
+  return 0;
 }
 
 function makeGhost(elements) {

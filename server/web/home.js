@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 import { rankingPreview } from "./ranking.js";
+import { goingOutRule } from "./rules.js";
 
 export function renderHome(S, Home, R, go) {
   if (S.route === "table" && S.needName) return joinGate(S, Home);
@@ -45,7 +46,7 @@ export function renderHome(S, Home, R, go) {
       rankingPreview(S, R, go)),
     h("section", { class: "panel home-rules" },
       h("h2", {}, t("home.how")),
-      h("ul", {}, ["home.rule1", "home.rule2", "home.rule3", "home.rule4"].map((k) => h("li", {}, t(k))))));
+      h("ul", {}, ["home.rule1", "home.rule2", "home.rule3", "home.rule4"].map((k) => h("li", {}, t(k))), goingOutRule())));
 }
 
 function joinGate(S, Home) {

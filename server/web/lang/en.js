@@ -360,6 +360,13 @@ const en = {
   "err.agora_table": "Agora games are matched by the queue: go back to the queue for your next game.",
   "err.game_not_over": "This game is not over yet: Play again opens at its end.",
   "err.no_again": "Nobody has asked to play again at this table.",
+  // -- layout
+  "goout.title": "To go out",
+  "goout.drew": "Drawn at least once",
+  "goout.laid": "A meld of your own laid",
+  "goout.pending": "(pending: that play is not final yet)",
+  "goout.state.ok": "done", "goout.state.pending": "pending", "goout.state.missing": "not yet",
+  "goout.rule": "To go out you need two things: at least one draw, and a meld of your own laid (it counts once the play that laid it is final; until then it is pending). Emptying your hand without both eliminates you (−15).",
 };
 
 export default en;

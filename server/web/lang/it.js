@@ -361,6 +361,13 @@ const it = {
   "err.agora_table": "Le partite dell'agorà le abbina la coda: torna in coda per la prossima.",
   "err.game_not_over": "Questa partita non è ancora finita: Gioca ancora si apre alla fine.",
   "err.no_again": "A questo tavolo nessuno ha proposto di giocare ancora.",
+  // -- layout
+  "goout.title": "Per chiudere",
+  "goout.drew": "Almeno una pescata",
+  "goout.laid": "Una combinazione propria calata",
+  "goout.pending": "(in sospeso: quella giocata non è ancora definitiva)",
+  "goout.state.ok": "fatto", "goout.state.pending": "in sospeso", "goout.state.missing": "non ancora",
+  "goout.rule": "Per chiudere servono due cose: almeno una pescata e una combinazione propria calata (conta quando la giocata che l'ha calata è definitiva; fino ad allora è in sospeso). Svuotare la mano senza entrambe costa l'eliminazione (−15).",
 };
 
 export default it;

@@ -361,6 +361,13 @@ const nl = {
   "err.agora_table": "Agora-spellen worden door de wachtrij gekoppeld: ga terug naar de wachtrij voor je volgende spel.",
   "err.game_not_over": "Dit spel is nog niet voorbij: Nog een keer kan pas aan het eind.",
   "err.no_again": "Niemand aan deze tafel heeft gevraagd om nog een keer te spelen.",
+  // -- layout
+  "goout.title": "Om uit te gaan",
+  "goout.drew": "Minstens één keer getrokken",
+  "goout.laid": "Een eigen combinatie uitgelegd",
+  "goout.pending": "(in afwachting: die zet is nog niet definitief)",
+  "goout.state.ok": "gedaan", "goout.state.pending": "in afwachting", "goout.state.missing": "nog niet",
+  "goout.rule": "Om uit te gaan heb je twee dingen nodig: minstens één keer trekken, en een eigen combinatie uitleggen (die telt zodra de zet waarmee je haar uitlegde definitief is; tot dan is ze in afwachting). Wie de hand leegmaakt zonder beide, ligt eruit (−15).",
 };
 
 export default nl;
