@@ -243,7 +243,7 @@ class Brain:
         plan = plan_shark(pos, rules, self.budget, self.clock)
         # A plan that cannot be carried out within the 40 s at this pace: the simple play.
         if (plan is not None and pos.freeze_caller != pos.me
-                and len(plan.steps) * self.step_time > pos.play_clock - 2.0):
+                and len(plan.steps) * self.step_time > pos.play_clock * 0.95):
             self.stats["plans_too_long"] += 1
             return plan_casual(pos, rules, self.budget, self.clock)
         return plan
@@ -254,7 +254,7 @@ class Brain:
         step = self.plan[0]
         if pos.deadline is not None and step["do"] != "stop":
             left = pos.deadline - now
-            if left < len(self.plan) * self.step_time + 0.3:
+            if left < len(self.plan) * self.step_time + pos.play_clock * 0.0075:
                 self.stats["plans_late"] += 1
                 self._abort()
                 return None

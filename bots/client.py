@@ -308,6 +308,9 @@ class BotPlayer:
                             await link.send(json.dumps({"type": "resume",
                                                         "last_version": self.game_version}))
                     elif not msg.get("replay"):
+                        hand_no = (game or {}).get("hand_no")
+                        if self.game is None or hand_no != self.game.get("hand_no"):
+                            self._woke = loop.time()  # a new hand: a person looks first
                         self.game, self.game_version = game, v if isinstance(v, int) else None
                         self._received = loop.time()
                         if self.watch is not None:

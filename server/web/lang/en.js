@@ -288,6 +288,11 @@ const en = {
   "ref.bad_json": "The server did not understand the message.", "ref.unknown_type": "The server did not understand the message.",
   "ref.bad_field": "The server did not understand the message.", "ref.not_sent": "Not sent: the connection was lost.",
   "ref.spectator": "You are watching: you cannot play at this table.", "ref.unknown": "Refused.",
+  // -- bots
+  "hint.advice.lay_first": "Lay {cards} as a meld of your own: you can go out only once you have laid one.",
+  "hint.advice.hold_back": "Keep {cards} in your hand for now: you can go out only after laying a meld of your own, from your hand.",
+  "hint.advice.need_draw": "Keep {cards} in your hand for now: you can go out only after drawing at least one card.",
+  "hint.advice.go_out": "This play empties your hand and you go out with {cards}. Call Stop! first, and nobody can get in your way.",
 };
 
 export default en;

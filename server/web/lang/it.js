@@ -289,6 +289,11 @@ const it = {
   "ref.bad_json": "Il server non ha capito il messaggio.", "ref.unknown_type": "Il server non ha capito il messaggio.",
   "ref.bad_field": "Il server non ha capito il messaggio.", "ref.not_sent": "Non inviato: la connessione si è interrotta.",
   "ref.spectator": "Stai guardando: non puoi giocare a questo tavolo.", "ref.unknown": "Rifiutato.",
+  // -- bots
+  "hint.advice.lay_first": "Cala {cards} come combinazione tua: si chiude solo dopo averne calata una.",
+  "hint.advice.hold_back": "Tieni ancora in mano {cards}: si chiude solo dopo aver calato una combinazione propria, dalla mano.",
+  "hint.advice.need_draw": "Tieni ancora in mano {cards}: si chiude solo dopo aver pescato almeno una carta.",
+  "hint.advice.go_out": "Questa giocata ti svuota la mano: chiudi con {cards}. Chiama prima lo Stop! e nessuno potrà intralciarti.",
 };
 
 export default it;

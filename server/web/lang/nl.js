@@ -289,6 +289,11 @@ const nl = {
   "ref.bad_json": "De server begreep het bericht niet.", "ref.unknown_type": "De server begreep het bericht niet.",
   "ref.bad_field": "De server begreep het bericht niet.", "ref.not_sent": "Niet verstuurd: de verbinding viel weg.",
   "ref.spectator": "Je kijkt mee: je kunt aan deze tafel niet spelen.", "ref.unknown": "Geweigerd.",
+  // -- bots
+  "hint.advice.lay_first": "Leg {cards} uit als eigen combinatie: je kunt pas uitgaan als je er een hebt uitgelegd.",
+  "hint.advice.hold_back": "Houd {cards} nog in je hand: je kunt pas uitgaan nadat je een eigen combinatie uit je hand hebt uitgelegd.",
+  "hint.advice.need_draw": "Houd {cards} nog in je hand: je kunt pas uitgaan nadat je minstens één kaart hebt getrokken.",
+  "hint.advice.go_out": "Met deze zet is je hand leeg en ga je uit met {cards}. Roep eerst Stop!, dan kan niemand je in de weg zitten.",
 };
 
 export default nl;
