@@ -215,6 +215,8 @@ class HandResult:
     draws: Counter[str] = field(default_factory=Counter)
     #: Per seat: (level, longest sit, longest sit with cards in stock), in game seconds.
     sits: list[tuple[str, float, float]] = field(default_factory=list)
+    decisions: int = 0
+    decide_seconds: float = 0.0  # wall seconds, thinking thread's queue included
 
 
 async def play_hand(base: str, number: int, lineup: tuple[str, ...], executor: ThreadPoolExecutor,
@@ -255,6 +257,8 @@ async def play_hand(base: str, number: int, lineup: tuple[str, ...], executor: T
         res.draws[lvl] += w.draws
         res.sits.append((lvl, w.longest * scale, w.longest_stocked * scale))
     for p, lvl in zip(players, lineup):
+        res.decisions += p.report.decisions
+        res.decide_seconds += p.report.decide_seconds
         res.commands[lvl] += p.report.commands
         res.refused[lvl] += p.report.refused
         for k, v in p.brain.stats.items():
@@ -269,7 +273,20 @@ async def play_hand(base: str, number: int, lineup: tuple[str, ...], executor: T
     elif not res.stuck:
         res.stuck = True
         res.error = res.error or "no result in the last view"
+    if res.stuck and hand:
+        res.error += "; last view: " + describe(hand)
     return res
+
+
+def describe(hv: dict[str, Any]) -> str:
+    """A stuck hand's last view in one line: its clock, each player's cards and stock, plays."""
+    players = ", ".join(f"{p['name']} {p['status']} hand {p['hand_count']} stock "
+                        f"{p['stock_count']} staged {len(p['staging'])} play {p['open_play']}"
+                        for p in hv.get("players", []))
+    clocks = hv.get("clocks") or {}
+    return (f"t {hv.get('t')}, {players}; plays {len(hv.get('plays') or [])}, melds "
+            f"{len(hv.get('table') or [])}, inactivity {clocks.get('inactivity')}, freeze "
+            f"{clocks.get('freeze')}, tiebreak {clocks.get('tiebreak')}")
 
 
 async def league(args: argparse.Namespace, base: str) -> list[HandResult]:
@@ -340,7 +357,7 @@ def report(results: list[HandResult], wall: float, args: argparse.Namespace) -> 
         print(f"{lvl:8s} {seats[lvl]:6d} {wins[lvl]:5d} {rate:9.3f}   [{lo:.3f}, {hi:.3f}] "
               f"{cmds[lvl]:9d} {refused[lvl]:8d}")
     print("no winner: " + str(sum(1 for r in results if not r.winner_level and not r.stuck)))
-    pace_report(results)
+    pace_report(results, args.time_scale)
     if args.verbose:
         print("brain stats: " + ", ".join(f"{k}={v}" for k, v in sorted(stats.items())))
     s_lo, _ = wilson(wins["shark"], seats["shark"])
@@ -364,7 +381,7 @@ def report(results: list[HandResult], wall: float, args: argparse.Namespace) -> 
     return 0 if significant and not stuck else 1
 
 
-def pace_report(results: list[HandResult]) -> None:
+def pace_report(results: list[HandResult], scale: float) -> None:
     """Per level: commands and draws a minute of game time, and the share of seats that sat
     on one or two cards for over :data:`SIT_LIMIT` game seconds; then hand lengths."""
     done = [r for r in results if not r.stuck and r.game_seconds > 0]
@@ -386,6 +403,11 @@ def pace_report(results: list[HandResult]) -> None:
         print(f"{lvl:8s} {cmds / max(minutes, 1e-9):13.1f} {draws / max(minutes, 1e-9):10.1f} "
               f"{sat:8d}/{len(sits)} = {sat / n:5.1%} {sat_stock:8d}/{len(sits)} = "
               f"{sat_stock / n:5.1%}")
+    decisions = sum(r.decisions for r in results)
+    latency = sum(r.decide_seconds for r in results) / max(1, decisions)
+    print(f"a decision took {latency * 1000:.0f} ms wall on average, queue for the one solver "
+          f"thread included ({decisions} decisions): that is {latency * scale:.1f} s of game "
+          f"time added to the bots' own delays")
     hands_sat = sum(1 for r in done if any(a > SIT_LIMIT for _, a, _ in r.sits))
     print(f"hands in which a bot sat >60 s on <=2 cards: {hands_sat}/{len(done)} = "
           f"{hands_sat / max(1, len(done)):.1%} (target under 5 %)")
@@ -411,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="solver threads of this process")
     ap.add_argument("--budget", type=float, default=0.1, help="solver seconds per decision")
     ap.add_argument("--hand-timeout", type=float, default=None,
-                    help="wall seconds a hand may take (default 150; at the human pace 1800 "
+                    help="wall seconds a hand may take (default 150; at the human pace 3600 "
                          "game seconds, divided by the time scale)")
     ap.add_argument("--pace", choices=PACES, default="none",
                     help="none: no delay (default); human: a person's times by level")
@@ -435,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.time_scale > 0:
         ap.error("--time-scale must be above 0")
     if args.hand_timeout is None:
-        args.hand_timeout = 150.0 if real_time_off(args) else 1800.0 / args.time_scale
+        args.hand_timeout = 150.0 if real_time_off(args) else 3600.0 / args.time_scale
     quiet_solver_banner()
     port = args.port or free_port()
     with tempfile.NamedTemporaryFile("w+b", prefix="league-server-", suffix=".log",

@@ -151,6 +151,10 @@ class BotReport:
     reason: str = ""
     game: dict[str, Any] | None = None
     stats: dict[str, int] = field(default_factory=dict)
+    #: Decisions asked of the brain, and the seconds they took in all (waiting for the
+    #: thinking thread included).
+    decisions: int = 0
+    decide_seconds: float = 0.0
 
 
 class BotPlayer:
@@ -386,10 +390,13 @@ class BotPlayer:
         count it was decided on."""
         loop = asyncio.get_running_loop()
         frames = self._frames
-        elapsed = loop.time() - self._received
+        asked = loop.time()
+        elapsed = asked - self._received
         try:
             cmd = await loop.run_in_executor(self.executor or default_executor(),
                                              self.brain.decide, self.game, elapsed)
+            self.report.decisions += 1
+            self.report.decide_seconds += loop.time() - asked
         except Exception as e:  # noqa: BLE001 - a brain bug: wait, then think again
             self.brain.stats["errors"] += 1
             self.report.reason = f"brain error: {e!r}"

@@ -158,6 +158,10 @@ def _unseen(pos: Position, rules: RuleSet) -> Counter[str]:
     return out
 
 
+def _first(face: str) -> int:
+    return C.card_id(C.parse_face(face), 0)
+
+
 def keep_for_meld(pos: Position, rules: RuleSet) -> list[str]:
     """The two hand cards most likely to become a meld of the hand's own: the pair (same rank,
     or same suit a rank or two apart) with the most unseen cards that would complete it into a
@@ -167,7 +171,6 @@ def keep_for_meld(pos: Position, rules: RuleSet) -> list[str]:
     if len(hand) < 2:
         return list(hand)
     unseen = _unseen(pos, rules)
-    ids = _Ids()
     best: tuple[int, list[str]] = (0, [])
     partners: Counter[str] = Counter()
     for a, b in combinations(sorted(set(hand)), 2):
@@ -176,9 +179,13 @@ def keep_for_meld(pos: Position, rules: RuleSet) -> list[str]:
             continue
         partners[a] += 1
         partners[b] += 1
-        pair = [ids.take(a), ids.take(b)]
-        outs = sum(n for f, n in unseen.items()
-                   if f not in (a, b) and is_valid(pair + [ids.take(f)], rules))
+        pair = [_first(a), _first(b)]  # distinct faces: copy 0 of each
+        # Only a face of the same rank or suit, a rank or two away, can complete the pair.
+        near = {C.format_face((r, s)) for r, s in
+                [(ra, s) for s in range(4)] + [((ra + d - 1) % 13 + 1, sa) for d in (-2, -1, 1, 2)]
+                + [((rb + d - 1) % 13 + 1, sb) for d in (-2, -1, 1, 2)]}
+        outs = sum(unseen[f] for f in near - {a, b}
+                   if unseen[f] and is_valid(pair + [_first(f)], rules))
         if outs > best[0]:
             best = (outs, [a, b])
     if best[1]:
