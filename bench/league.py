@@ -18,6 +18,20 @@ What it prints
     durations; and whether the stronger level (shark) wins significantly more often than the
     other (its Wilson interval above the other's, and a two-proportion z-test).
 
+At a human pace (``--pace human``)
+    Each bot waits a person's times by level (``bots.pace``: casual reacts in 3–8 s, shark in
+    1.5–5 s, thinking before a play, draws at least a few seconds apart), and the server runs
+    the real clocks (play 40 s, inactivity 120 s, freeze 180 s, ...). A hand then lasts
+    minutes, so ``--time-scale K`` (default 10) divides every clock of the server and every
+    delay of the bots by the same K; the figures are given back in game time (wall seconds
+    times K), and the output says so. What does not shrink: round trips and the solver's
+    thinking (0.1 s a decision weighs K times as much in game time), so a scaled run is, if
+    anything, slower for the bots than a real one. ``--time-scale 1`` runs in real time.
+    Printed per level besides the win rates: commands and draws a minute, hand length, and the
+    share of seats in which the bot sat on one or two cards for over 60 s (game time) sending
+    nothing while it could play (not frozen by another's Stop!), all of it and the part with
+    cards still in its stock (where it could at least have drawn). Target: under 5 % of hands.
+
 Bounds
     Every hand must end within ``--hand-timeout`` seconds of wall time (else it counts as stuck
     and the run fails); no new hand starts after ``--max-minutes``; setup steps time out.
@@ -45,7 +59,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bots.brain import Brain
+from bots.brain import Brain, position
 from bots.client import (
     BotPlayer,
     create_table,
@@ -53,6 +67,7 @@ from bots.client import (
     new_session,
     websocket_connector,
 )
+from bots.pace import PACES, Pace
 
 LINEUPS = [
     ("shark", "casual", "casual"), ("casual", "shark", "casual"), ("casual", "casual", "shark"),
@@ -60,6 +75,59 @@ LINEUPS = [
 ]
 CLOCKS = {"play": 10, "hold": 3, "inactivity": 3, "freeze": 20, "absence": 30, "tiebreak": 5,
           "pause": 2}
+#: The real clocks (§5, §6, §7, §9, §10.2, §11, §13), for the human pace (divided by K).
+REAL_CLOCKS = {"play": 40, "hold": 10, "inactivity": 120, "freeze": 180, "absence": 90,
+               "tiebreak": 120, "pause": 60}
+#: Game seconds on one or two cards without a command that count as sitting on them.
+SIT_LIMIT = 60.0
+
+
+class SitWatch:
+    """Measures one bot from outside (``BotPlayer.watch``): its commands and draws, and its
+    longest stretch on one or two cards (hand and staging area) without sending anything while
+    it could act (in the hand, not frozen by another's Stop!, in a tie-break only as one of its
+    players), in wall seconds; ``longest_stocked``: the same, counted only in stretches that
+    began with cards in its stock."""
+
+    def __init__(self) -> None:
+        self.commands = 0
+        self.draws = 0
+        self.since: float | None = None
+        self.stocked = False
+        self.longest = 0.0
+        self.longest_stocked = 0.0
+        self.last = 0.0
+
+    def _close(self, t: float) -> None:
+        if self.since is not None:
+            self.longest = max(self.longest, t - self.since)
+            if self.stocked:
+                self.longest_stocked = max(self.longest_stocked, t - self.since)
+        self.since = None
+
+    def _small(self, game: dict[str, Any] | None) -> tuple[bool, bool]:
+        hv = (game or {}).get("hand")
+        if not hv or (game or {}).get("phase") != "hand":
+            return False, False
+        pos = position(hv)
+        if pos is None or (pos.freeze_caller is not None and pos.freeze_caller != pos.me):
+            return False, False
+        return 1 <= len(pos.hand) + len(pos.staging) <= 2 and not pos.tiebreak, pos.stock > 0
+
+    def __call__(self, t: float, game: dict[str, Any] | None, cmd: dict[str, Any] | None) -> None:
+        self.last = t
+        if cmd is not None:
+            self.commands += 1
+            self.draws += cmd.get("do") == "draw"
+            self._close(t)
+        small, stocked = self._small(game)
+        if not small:
+            self._close(t)
+        elif self.since is None:
+            self.since, self.stocked = t, stocked
+
+    def finish(self) -> None:
+        self._close(self.last)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -142,10 +210,18 @@ class HandResult:
     commands: Counter[str] = field(default_factory=Counter)
     refused: Counter[str] = field(default_factory=Counter)
     stats: Counter[str] = field(default_factory=Counter)
+    #: Game seconds from the deal to the result (the hand's own clock, times the time scale).
+    game_seconds: float = 0.0
+    draws: Counter[str] = field(default_factory=Counter)
+    #: Per seat: (level, longest sit, longest sit with cards in stock), in game seconds.
+    sits: list[tuple[str, float, float]] = field(default_factory=list)
+    decisions: int = 0
+    decide_seconds: float = 0.0  # wall seconds, thinking thread's queue included
 
 
 async def play_hand(base: str, number: int, lineup: tuple[str, ...], executor: ThreadPoolExecutor,
-                    hand_timeout: float, budget: float) -> HandResult:
+                    hand_timeout: float, budget: float, pace: str = "none",
+                    scale: float = 1.0, reaction: float = 0.0) -> HandResult:
     res = HandResult(number, lineup)
     t0 = time.monotonic()
     tokens = [await new_session(base, f"{lvl} {number}") for lvl in lineup]
@@ -155,9 +231,14 @@ async def play_hand(base: str, number: int, lineup: tuple[str, ...], executor: T
     for tok in tokens[1:]:
         seats.append((await join_table(base, tok, code))["seat"])
     res.seats = seats
-    players = [BotPlayer(Brain(lvl, budget=budget, step_time=0.02), reaction=0.0, name=seat,
-                         executor=executor, max_seconds=hand_timeout + 5, seed=number * 3 + i)
-               for i, (lvl, seat) in enumerate(zip(lineup, seats))]
+    watches = [SitWatch() for _ in lineup]
+    players = []
+    for i, (lvl, seat) in enumerate(zip(lineup, seats)):
+        tempo = Pace(pace, lvl, seed=number * 3 + i, scale=scale, reaction=reaction / scale)
+        step_time = tempo.step_time() if tempo.human or reaction else 0.02
+        players.append(BotPlayer(Brain(lvl, budget=budget, step_time=step_time), reaction=0.0,
+                                 name=seat, executor=executor, max_seconds=hand_timeout + 5,
+                                 seed=number * 3 + i, pace=tempo, watch=watches[i]))
     tasks = [asyncio.ensure_future(p.run(websocket_connector(base, code, tok)))
              for p, tok in zip(players, tokens)]
     done, pending = await asyncio.wait(tasks, timeout=hand_timeout)
@@ -171,7 +252,13 @@ async def play_hand(base: str, number: int, lineup: tuple[str, ...], executor: T
         if t.exception() is not None:
             res.error = repr(t.exception())
     level_of = dict(zip(seats, lineup))
+    for w, lvl in zip(watches, lineup):
+        w.finish()
+        res.draws[lvl] += w.draws
+        res.sits.append((lvl, w.longest * scale, w.longest_stocked * scale))
     for p, lvl in zip(players, lineup):
+        res.decisions += p.report.decisions
+        res.decide_seconds += p.report.decide_seconds
         res.commands[lvl] += p.report.commands
         res.refused[lvl] += p.report.refused
         for k, v in p.brain.stats.items():
@@ -180,12 +267,26 @@ async def play_hand(base: str, number: int, lineup: tuple[str, ...], executor: T
     hand = view.get("hand") if view else None
     result = hand.get("result") if hand else None
     if result is not None:
+        res.game_seconds = float((hand or {}).get("t") or 0.0) * scale
         res.end = result["end"]
         res.winner_level = level_of.get(result["winner"]) if result["winner"] else None
     elif not res.stuck:
         res.stuck = True
         res.error = res.error or "no result in the last view"
+    if res.stuck and hand:
+        res.error += "; last view: " + describe(hand)
     return res
+
+
+def describe(hv: dict[str, Any]) -> str:
+    """A stuck hand's last view in one line: its clock, each player's cards and stock, plays."""
+    players = ", ".join(f"{p['name']} {p['status']} hand {p['hand_count']} stock "
+                        f"{p['stock_count']} staged {len(p['staging'])} play {p['open_play']}"
+                        for p in hv.get("players", []))
+    clocks = hv.get("clocks") or {}
+    return (f"t {hv.get('t')}, {players}; plays {len(hv.get('plays') or [])}, melds "
+            f"{len(hv.get('table') or [])}, inactivity {clocks.get('inactivity')}, freeze "
+            f"{clocks.get('freeze')}, tiebreak {clocks.get('tiebreak')}")
 
 
 async def league(args: argparse.Namespace, base: str) -> list[HandResult]:
@@ -202,14 +303,16 @@ async def league(args: argparse.Namespace, base: str) -> list[HandResult]:
             lineup = LINEUPS[(i + args.seed) % len(LINEUPS)]
             try:
                 r = await asyncio.wait_for(
-                    play_hand(base, i, lineup, executor, args.hand_timeout, args.budget),
+                    play_hand(base, i, lineup, executor, args.hand_timeout, args.budget,
+                              args.pace, args.time_scale, args.reaction),
                     args.hand_timeout + 30)
             except Exception as e:  # noqa: BLE001 - a stuck or failed hand is reported
                 r = HandResult(i, lineup, stuck=True, error=repr(e))
             results.append(r)
             if args.verbose or r.stuck:
                 print(f"hand {i:3d} {'/'.join(lineup):20s} {r.end or '-':9s} winner "
-                      f"{r.winner_level or '-':7s} {r.seconds:5.1f} s {r.error}", flush=True)
+                      f"{r.winner_level or '-':7s} {r.seconds:5.1f} s "
+                      f"({r.game_seconds:.0f} game s) {r.error}", flush=True)
             elif len(results) % 20 == 0:
                 print(f"... {len(results)} hands", flush=True)
 
@@ -235,9 +338,13 @@ def report(results: list[HandResult], wall: float, args: argparse.Namespace) -> 
         stats.update(r.stats)
     stuck = [r for r in results if r.stuck]
     durations = sorted(r.seconds for r in results if not r.stuck)
+    pace = ("no reaction delay" if real_time_off(args) else
+            f"pace none with a {args.reaction:g} s reaction, TIME-SCALED" if args.pace == "none" else
+            f"human pace, TIME-SCALED x{args.time_scale:g} (every server clock and bot delay "
+            f"divided by {args.time_scale:g}; game times below are wall times x{args.time_scale:g})")
     print(f"\nBot league: {n} hands ({len(stuck)} stuck) in {wall:.0f} s wall = "
-          f"{n / wall * 60:.1f} hands/min; {args.concurrency} hands at once, no reaction delay, "
-          f"solver budget {args.budget * 1000:.0f} ms, clocks {CLOCKS}")
+          f"{n / wall * 60:.1f} hands/min; {args.concurrency} hands at once, {pace}, "
+          f"solver budget {args.budget * 1000:.0f} ms, clocks {clocks_of(args)}")
     if durations:
         print(f"hand wall time: median {durations[len(durations) // 2]:.1f} s, "
               f"max {durations[-1]:.1f} s (bound {args.hand_timeout:.0f} s)")
@@ -250,6 +357,7 @@ def report(results: list[HandResult], wall: float, args: argparse.Namespace) -> 
         print(f"{lvl:8s} {seats[lvl]:6d} {wins[lvl]:5d} {rate:9.3f}   [{lo:.3f}, {hi:.3f}] "
               f"{cmds[lvl]:9d} {refused[lvl]:8d}")
     print("no winner: " + str(sum(1 for r in results if not r.winner_level and not r.stuck)))
+    pace_report(results, args.time_scale)
     if args.verbose:
         print("brain stats: " + ", ".join(f"{k}={v}" for k, v in sorted(stats.items())))
     s_lo, _ = wilson(wins["shark"], seats["shark"])
@@ -260,9 +368,62 @@ def report(results: list[HandResult], wall: float, args: argparse.Namespace) -> 
     print(f"shark vs casual: two-proportion z-test p = {p:.2g}; Wilson intervals "
           f"{'do not overlap' if s_lo > c_hi else 'overlap'} -> "
           f"{'shark wins significantly more often' if significant else 'NOT significant'}")
+    # Both levels hold the same number of seats (the line-ups rotate): of the hands someone
+    # won, the share the sharks won, with its 95 % interval, against an even 50 %.
+    decided = wins["shark"] + wins["casual"]
+    share_lo, share_hi = wilson(wins["shark"], decided)
+    print(f"shark share of the {decided} wins: {wins['shark'] / max(1, decided):.3f} "
+          f"[{share_lo:.3f}, {share_hi:.3f}] -> "
+          f"{'above 50 %' if share_lo > 0.5 else 'NOT above 50 %'}")
+    significant = significant and share_lo > 0.5
     for r in stuck[:10]:
         print(f"stuck: hand {r.number} {r.lineup}: {r.error}")
     return 0 if significant and not stuck else 1
+
+
+def pace_report(results: list[HandResult], scale: float) -> None:
+    """Per level: commands and draws a minute of game time, and the share of seats that sat
+    on one or two cards for over :data:`SIT_LIMIT` game seconds; then hand lengths."""
+    done = [r for r in results if not r.stuck and r.game_seconds > 0]
+    lengths = sorted(r.game_seconds for r in done)
+    if lengths:
+        print(f"hand length (game time): median {lengths[len(lengths) // 2]:.0f} s, "
+              f"p90 {lengths[int(len(lengths) * 0.9)]:.0f} s, min {lengths[0]:.0f} s, "
+              f"max {lengths[-1]:.0f} s")
+    print(f"{'level':8s} {'commands/min':>13s} {'draws/min':>10s} "
+          f"{'sat >60 s on <=2 cards':>23s} {'... with stock left':>20s}")
+    for lvl in ("shark", "casual"):
+        minutes = sum(r.game_seconds * r.lineup.count(lvl) for r in done) / 60
+        cmds = sum(r.commands[lvl] for r in done)
+        draws = sum(r.draws[lvl] for r in done)
+        sits = [(a, b) for r in done for (lv, a, b) in r.sits if lv == lvl]
+        sat = sum(1 for a, _ in sits if a > SIT_LIMIT)
+        sat_stock = sum(1 for _, b in sits if b > SIT_LIMIT)
+        n = max(1, len(sits))
+        print(f"{lvl:8s} {cmds / max(minutes, 1e-9):13.1f} {draws / max(minutes, 1e-9):10.1f} "
+              f"{sat:8d}/{len(sits)} = {sat / n:5.1%} {sat_stock:8d}/{len(sits)} = "
+              f"{sat_stock / n:5.1%}")
+    decisions = sum(r.decisions for r in results)
+    latency = sum(r.decide_seconds for r in results) / max(1, decisions)
+    print(f"a decision took {latency * 1000:.0f} ms wall on average, queue for the one solver "
+          f"thread included ({decisions} decisions): that is {latency * scale:.1f} s of game "
+          f"time added to the bots' own delays")
+    hands_sat = sum(1 for r in done if any(a > SIT_LIMIT for _, a, _ in r.sits))
+    print(f"hands in which a bot sat >60 s on <=2 cards: {hands_sat}/{len(done)} = "
+          f"{hands_sat / max(1, len(done)):.1%} (target under 5 %)")
+
+
+def real_time_off(args: argparse.Namespace) -> bool:
+    """No delay at all: the shortened clocks, no time scale."""
+    return args.pace == "none" and not args.reaction
+
+
+def clocks_of(args: argparse.Namespace) -> dict[str, float]:
+    """The server's clocks: shortened at pace none, the real ones divided by the time scale at
+    the human pace."""
+    if real_time_off(args):
+        return dict(CLOCKS)
+    return {k: round(v / args.time_scale, 3) for k, v in REAL_CLOCKS.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -271,17 +432,37 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--concurrency", type=int, default=4, help="hands played at once")
     ap.add_argument("--threads", type=int, default=1, help="solver threads of this process")
     ap.add_argument("--budget", type=float, default=0.1, help="solver seconds per decision")
-    ap.add_argument("--hand-timeout", type=float, default=150.0, help="wall seconds a hand may take")
+    ap.add_argument("--hand-timeout", type=float, default=None,
+                    help="wall seconds a hand may take (default 150; at the human pace 3600 "
+                         "game seconds, divided by the time scale)")
+    ap.add_argument("--pace", choices=PACES, default="none",
+                    help="none: no delay (default); human: a person's times by level")
+    ap.add_argument("--reaction", type=float, default=0.0,
+                    help="at pace none, seconds between a bot's commands (default 0; above 0 "
+                         "the real clocks run, divided by the time scale: a baseline for the "
+                         "human pace, e.g. 0.8, the bots' old fixed pace)")
+    ap.add_argument("--time-scale", type=float, default=None,
+                    help="at the human pace, divide every clock and delay by this (default 10)")
     ap.add_argument("--max-minutes", type=float, default=12.0, help="no new hand after this")
     ap.add_argument("--seed", type=int, default=0, help="first line-up")
     ap.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args(argv)
+    if args.reaction < 0 or (args.reaction and args.pace == "human"):
+        ap.error("--reaction: at least 0, and only with --pace none")
+    if args.time_scale is None:
+        args.time_scale = 1.0 if real_time_off(args) else 10.0
+    if real_time_off(args) and args.time_scale != 1.0:
+        ap.error("--time-scale goes with --pace human or a --reaction")
+    if not args.time_scale > 0:
+        ap.error("--time-scale must be above 0")
+    if args.hand_timeout is None:
+        args.hand_timeout = 150.0 if real_time_off(args) else 3600.0 / args.time_scale
     quiet_solver_banner()
     port = args.port or free_port()
     with tempfile.NamedTemporaryFile("w+b", prefix="league-server-", suffix=".log",
                                      delete=False) as log:
-        proc = start_server(port, CLOCKS, log)
+        proc = start_server(port, clocks_of(args), log)
         base = f"http://127.0.0.1:{port}"
         t0 = time.monotonic()
         try:

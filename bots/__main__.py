@@ -1,6 +1,7 @@
 """``python -m bots URL CODE``: one bot takes a free seat at table CODE of the server at URL
-(``http://127.0.0.1:8000``) and plays until the game is over, over the websocket protocol.
-It prints what it did at the end."""
+(``http://127.0.0.1:8000``) and plays until the game is over, over the websocket protocol, at
+a person's pace unless told otherwise (``--pace none --reaction 0.8``). It prints what it did at
+the end."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 
 from .brain import LEVELS
 from .client import HttpError, join_table, new_session, play_seat
+from .pace import PACES
 
 
 async def _main(args: argparse.Namespace) -> int:
@@ -21,8 +23,15 @@ async def _main(args: argparse.Namespace) -> int:
         print(f"cannot sit at {args.code}: {e.body.get('message') or e}", file=sys.stderr)
         return 1
     print(f"{seat} ({args.level}) sits at {args.code}", flush=True)
-    report = await play_seat(base, args.code, token, args.level, reaction=args.reaction,
-                             budget=args.budget, name=seat, max_seconds=args.max_minutes * 60)
+    pace = args.pace or ("human" if args.reaction is None else "none")
+    if pace == "human" and args.reaction is not None:
+        print("--reaction goes with --pace none (the human pace has its own times)",
+              file=sys.stderr)
+        return 2
+    report = await play_seat(base, args.code, token, args.level,
+                             reaction=0.8 if args.reaction is None else args.reaction,
+                             budget=args.budget, name=seat, max_seconds=args.max_minutes * 60,
+                             pace=pace)
     result = (report.game or {}).get("result")
     print(f"{seat}: {report.reason or 'stopped'}; {report.commands} commands, "
           f"{report.refused} refused, {report.reconnects} reconnections; result {result}")
@@ -34,7 +43,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("url", help="the server, e.g. http://127.0.0.1:8000")
     ap.add_argument("code", help="the table's code")
     ap.add_argument("--level", choices=LEVELS, default="casual")
-    ap.add_argument("--reaction", type=float, default=0.8, help="seconds between commands")
+    ap.add_argument("--pace", choices=PACES,
+                    help="human: a person's times by level (default); none: --reaction seconds "
+                         "between commands (default when --reaction is given)")
+    ap.add_argument("--reaction", type=float,
+                    help="seconds between commands at pace none (default 0.8)")
     ap.add_argument("--budget", type=float, default=0.1, help="solver seconds per decision")
     ap.add_argument("--name", help="display name (default: Casual bot / Shark bot)")
     ap.add_argument("--max-minutes", type=float, default=360.0)

@@ -4,8 +4,10 @@
 the latest GAME_VIEW (built from the updates' changes, ``server.changes``) and the highest
 version, asks its :class:`~bots.brain.Brain` for the next
 command, sends it with a fresh id and waits for its ``ack``/``refused`` before the next one.
-Between two commands it waits its reaction time (``reaction`` seconds, ±20 % jitter when it
-is not 0). When the link drops it reconnects with backoff, sends ``resume`` with the last
+Before each command it waits as its :class:`~bots.pace.Pace` says: at pace ``"none"`` its
+reaction time (``reaction`` seconds, ±20 % jitter when it is not 0); at pace ``"human"`` a
+person's times by level (react, think before a new play, steps of a play, no bursts of
+draws). When the link drops it reconnects with backoff, sends ``resume`` with the last
 version it saw, and sends again, under the same id, a command whose answer it never got
 (the server applies an id once). It stops when the game is over.
 
@@ -15,8 +17,9 @@ the server: the league, scripts), or the server's in-process link for bot seats
 (``server.bots``). The solver runs in an executor thread so that thinking never blocks the
 event loop the bot shares with others.
 
-HTTP helpers (:func:`new_session`, :func:`create_table`, :func:`join_table`) use only the
-standard library, so a bot needs nothing beyond the server's own dependencies.
+HTTP helpers (:func:`new_session`, :func:`create_table`, :func:`join_table`, in
+:mod:`bots.http`) use only the standard library, so a bot needs nothing beyond the server's own
+dependencies.
 """
 
 from __future__ import annotations
@@ -25,10 +28,7 @@ import asyncio
 import contextlib
 import itertools
 import json
-import random
 import secrets
-import urllib.error
-import urllib.request
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -37,6 +37,12 @@ from typing import Any, Protocol
 from server.changes import apply_frame
 
 from .brain import Brain
+from .http import HttpError, create_table, http_json, join_table, new_session
+from .pace import Pace
+
+__all__ = ["BotPlayer", "BotReport", "Closed", "Gone", "HttpError", "Link", "WebSocketLink",
+           "create_table", "http_json", "join_table", "new_session", "play_seat",
+           "websocket_connector"]
 
 
 class Closed(Exception):
@@ -66,59 +72,6 @@ def default_executor() -> ThreadPoolExecutor:
     if _executor is None:
         _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot-brain")
     return _executor
-
-
-# ---------------------------------------------------------------------------- HTTP
-
-
-class HttpError(Exception):
-    def __init__(self, status: int, body: dict[str, Any]) -> None:
-        super().__init__(f"HTTP {status}: {body}")
-        self.status = status
-        self.body = body
-
-
-def _http(method: str, url: str, body: dict[str, Any] | None, token: str | None,
-          timeout: float) -> dict[str, Any]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(url, data=data, method=method)
-    req.add_header("Accept", "application/json")
-    if data is not None:
-        req.add_header("Content-Type", "application/json")
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: no proxy
-    try:
-        with opener.open(req, timeout=timeout) as r:
-            out: dict[str, Any] = json.loads(r.read() or b"{}")
-            return out
-    except urllib.error.HTTPError as e:
-        try:
-            detail = json.loads(e.read() or b"{}")
-        except ValueError:
-            detail = {}
-        raise HttpError(e.code, detail) from None
-
-
-async def http_json(method: str, url: str, body: dict[str, Any] | None = None,
-                    token: str | None = None, timeout: float = 10.0) -> dict[str, Any]:
-    return await asyncio.to_thread(_http, method, url, body, token, timeout)
-
-
-async def new_session(base_url: str, name: str) -> str:
-    """A session token for ``name`` (``POST /api/session``)."""
-    return str((await http_json("POST", f"{base_url}/api/session", {"name": name}))["token"])
-
-
-async def create_table(base_url: str, token: str, mode: str = "single",
-                       **extra: Any) -> dict[str, Any]:
-    """``POST /api/tables``: ``{"code", "url", "seat"}``."""
-    return await http_json("POST", f"{base_url}/api/tables", {"mode": mode, **extra}, token)
-
-
-async def join_table(base_url: str, token: str, code: str) -> dict[str, Any]:
-    """``POST /api/tables/{code}/join``: ``{"code", "url", "seat"}``."""
-    return await http_json("POST", f"{base_url}/api/tables/{code}/join", {}, token)
 
 
 # ---------------------------------------------------------------------------- websocket
@@ -198,28 +151,40 @@ class BotReport:
     reason: str = ""
     game: dict[str, Any] | None = None
     stats: dict[str, int] = field(default_factory=dict)
+    #: Decisions asked of the brain, and the seconds they took in all (waiting for the
+    #: thinking thread included).
+    decisions: int = 0
+    decide_seconds: float = 0.0
 
 
 class BotPlayer:
     """One seat played by a :class:`Brain` over a link.
 
-    ``reaction``: seconds between two commands. ``max_seconds``: the bot leaves (closes its
-    link) after that long in all. ``max_wait``: ... or after that long with no game dealt.
+    ``reaction``: seconds between two commands at pace none; ``pace``: the bot's pace
+    (default ``Pace("none", reaction=reaction, seed=seed)``). ``max_seconds``: the bot leaves
+    (closes its link) after that long in all. ``max_wait``: ... or after that long with no game
+    dealt. ``watch``: called as ``watch(t, game, cmd)`` with the event loop's time on every new
+    view (``cmd`` None) and on every command sent (``game`` the view it was decided on), to
+    measure a bot from outside (``bench/league.py``).
     """
 
     _ids = itertools.count(1)
 
     def __init__(self, brain: Brain, *, reaction: float = 0.8, name: str = "bot",
                  executor: Executor | None = None, max_seconds: float = 6 * 3600,
-                 max_wait: float = 3600.0, idle_poll: float = 1.0, seed: int | None = None) -> None:
+                 max_wait: float = 3600.0, idle_poll: float = 1.0, seed: int | None = None,
+                 pace: Pace | None = None,
+                 watch: Callable[[float, dict[str, Any] | None, dict[str, Any] | None], None]
+                 | None = None) -> None:
         self.brain = brain
         self.reaction = max(0.0, reaction)
+        self.pace = pace if pace is not None else Pace("none", reaction=self.reaction, seed=seed)
+        self.watch = watch
         self.name = name
         self.executor = executor
         self.max_seconds = max_seconds
         self.max_wait = max_wait
         self.idle_poll = idle_poll
-        self.rng = random.Random(seed)
         self.report = BotReport()
         self.version: int | None = None
         self.game: dict[str, Any] | None = None
@@ -233,6 +198,10 @@ class BotPlayer:
         self._waiting: dict[Any, asyncio.Future[dict[str, Any]]] = {}
         self._inflight: tuple[Any, dict[str, Any]] | None = None
         self._last_sent = 0.0
+        #: When a change woke the bot up from waiting (a human reacts from then on).
+        self._woke = 0.0
+        self._last_draw = float("-inf")
+        self._draw_gap = 0.0
         # Random too: a bot restarted by another process (a take-over) must not reuse the ids
         # its table's dedup cache remembers.
         self._prefix = f"{name[:12]}-{next(self._ids)}-{secrets.token_hex(3)}-"
@@ -343,8 +312,13 @@ class BotPlayer:
                             await link.send(json.dumps({"type": "resume",
                                                         "last_version": self.game_version}))
                     elif not msg.get("replay"):
+                        hand_no = (game or {}).get("hand_no")
+                        if self.game is None or hand_no != self.game.get("hand_no"):
+                            self._woke = loop.time()  # a new hand: a person looks first
                         self.game, self.game_version = game, v if isinstance(v, int) else None
                         self._received = loop.time()
+                        if self.watch is not None:
+                            self.watch(self._received, game, None)
                 elif kind in ("ack", "refused", "error"):
                     fut = self._waiting.pop(msg.get("id"), None)
                     if fut is not None and not fut.done():
@@ -377,29 +351,20 @@ class BotPlayer:
                 if not changed and loop.time() - self._received > self.max_wait:
                     return
                 continue
-            pause = self._last_sent + self._pace() - loop.time()
-            if pause > 0:
-                await asyncio.sleep(pause)
             if self._inflight is not None:
                 cid, cmd = self._inflight  # sent before the link dropped: again, same id
             else:
-                frames = self._frames
-                elapsed = loop.time() - self._received
-                try:
-                    cmd_or_none = await loop.run_in_executor(
-                        self.executor or default_executor(), self.brain.decide, self.game,
-                        elapsed)
-                except Exception as e:  # noqa: BLE001 - a brain bug: wait, then think again
-                    self.brain.stats["errors"] += 1
-                    self.report.reason = f"brain error: {e!r}"
-                    self.brain.plan = []
-                    cmd_or_none = None
-                if cmd_or_none is None:
-                    await self._wait_change(frames, self.idle_poll)
+                decided = await self._next_command()
+                if decided is None:
                     continue
-                cmd = cmd_or_none
+                cmd = decided
                 cid = f"{self._prefix}{next(self._counter)}"
                 self._inflight = (cid, cmd)
+                if cmd.get("do") == "draw":
+                    self._last_draw = loop.time()
+                    self._draw_gap = self.pace.draw_gap()
+                if self.watch is not None:
+                    self.watch(loop.time(), self.game, cmd)
             fut: asyncio.Future[dict[str, Any]] = loop.create_future()
             self._waiting[cid] = fut
             await link.send(json.dumps({"type": "command", "id": cid, **cmd}))
@@ -420,10 +385,65 @@ class BotPlayer:
                 self.report.refused += 1
                 await self._wait_change(self._frames, 0.2)  # let the view catch up
 
-    def _pace(self) -> float:
-        if self.reaction <= 0:
-            return 0.0
-        return self.reaction * self.rng.uniform(0.8, 1.2)
+    async def _decide(self) -> tuple[dict[str, Any] | None, int]:
+        """The brain's command for the latest view (thinking in the executor), and the frame
+        count it was decided on."""
+        loop = asyncio.get_running_loop()
+        frames = self._frames
+        asked = loop.time()
+        elapsed = asked - self._received
+        try:
+            cmd = await loop.run_in_executor(self.executor or default_executor(),
+                                             self.brain.decide, self.game, elapsed)
+            self.report.decisions += 1
+            self.report.decide_seconds += loop.time() - asked
+        except Exception as e:  # noqa: BLE001 - a brain bug: wait, then think again
+            self.brain.stats["errors"] += 1
+            self.report.reason = f"brain error: {e!r}"
+            self.brain.plan = []
+            cmd = None
+        return cmd, frames
+
+    async def _idle(self, frames: int) -> None:
+        """Nothing to do: wait for a new frame (at most ``idle_poll`` seconds); a change wakes
+        the bot, which reacts to it from then on."""
+        if await self._wait_change(frames, self.idle_poll):
+            self._woke = asyncio.get_running_loop().time()
+
+    async def _next_command(self) -> dict[str, Any] | None:
+        """Wait as the pace says, then the brain's next command (None: it waits)."""
+        loop = asyncio.get_running_loop()
+        mid_play = bool(self.brain.plan)
+        if mid_play:
+            start, wait = self._last_sent, self.pace.step()
+        elif self.pace.human:
+            start, wait = max(self._last_sent, self._woke), self.pace.react()
+        else:
+            start, wait = self._last_sent, self.pace.react()
+        pause = start + wait - loop.time()
+        if pause > 0:
+            await asyncio.sleep(pause)
+        cmd, frames = await self._decide()
+        if cmd is None:
+            await self._idle(frames)
+            return None
+        if not self.pace.human:
+            return cmd
+        extra = 0.0
+        fresh = self.brain.new_plan
+        if fresh is not None:
+            extra = self.pace.think(len(fresh.placed), fresh.moved)  # a new play: think
+        elif cmd.get("do") == "draw":
+            extra = self._last_draw + self._draw_gap - loop.time()  # no bursts of draws
+        if extra > 0:
+            await asyncio.sleep(extra)
+            cmd, frames = await self._decide()  # the table may have changed meanwhile
+            if cmd is None:
+                await self._idle(frames)
+                return None
+            if cmd.get("do") == "draw" and loop.time() < self._last_draw + self._draw_gap:
+                return None  # thought of a play, then of a draw: the gap still holds
+        return cmd
 
     async def _wait_change(self, frames: int, timeout: float) -> bool:
         """Wait until a frame newer than ``frames`` arrives (True) or ``timeout`` passes."""
@@ -439,9 +459,12 @@ class BotPlayer:
 
 async def play_seat(base_url: str, code: str, token: str, level: str, *, reaction: float = 0.8,
                     budget: float = 0.1, name: str = "bot", executor: Executor | None = None,
-                    max_seconds: float = 6 * 3600, seed: int | None = None) -> BotReport:
-    """Play the seat ``token`` holds at table ``code`` of the server at ``base_url``."""
-    brain = Brain(level, budget=budget, step_time=reaction + 0.05)
+                    max_seconds: float = 6 * 3600, seed: int | None = None,
+                    pace: str = "none") -> BotReport:
+    """Play the seat ``token`` holds at table ``code`` of the server at ``base_url``, at
+    ``pace`` (``"none"``: ``reaction`` seconds between commands; ``"human"``: bots.pace)."""
+    tempo = Pace(pace, level, reaction=reaction, seed=seed)
+    brain = Brain(level, budget=budget, step_time=tempo.step_time())
     bot = BotPlayer(brain, reaction=reaction, name=name, executor=executor,
-                    max_seconds=max_seconds, seed=seed)
+                    max_seconds=max_seconds, seed=seed, pace=tempo)
     return await bot.run(websocket_connector(base_url, code, token))

@@ -19,8 +19,16 @@ any socket and resumes.
 The solver runs in one worker thread for all the bots and hints of the server
 (:data:`THINKER`), so thinking never blocks the event loop and never takes more than one core.
 
+**Pace.** A bot seat plays at pace ``"human"`` (``bots.pace``: a person's reaction and
+thinking times by level, no bursts of draws), unless it was seated with a ``reaction`` (then
+pace ``"none"``: that many seconds between commands, what tests and scripts ask for). The table
+keeps ``(level, reaction)`` per bot seat (``Table.bot_levels``), and a reaction of ``None``
+there means the human pace, so a take-over restarts each bot at its pace.
+
 **Hints.** A ``hint`` message (friendly tables, seated players) is answered with
-``bots.brain.suggest`` on the seat's own hand view: the shark's play now, as steps.
+``bots.brain.suggest`` on the seat's own hand view: the shark's play now, as steps, with its
+``advice`` (``bots.plans.ADVICE``; whether the seat has a lay confirmed but not yet final is
+read from the engine, since the view does not say it).
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from fastapi import Request
 
 from bots.brain import LEVELS, Brain, suggest
 from bots.client import BotPlayer, Closed, Gone
+from bots.pace import PACES, Pace
 from engine.view import hand_view
 
 from .connection import Connection
@@ -53,7 +62,7 @@ Level = Literal["casual", "shark"]
 
 #: Display names of bot seats (the table adds " 2" to a name already taken).
 BOT_NAMES = {"casual": "Casual bot", "shark": "Shark bot"}
-#: Default seconds between a bot's commands: about a person's pace.
+#: Seconds between a bot's commands at pace ``"none"`` when no ``reaction`` is given.
 DEFAULT_REACTION = 0.8
 #: At the start of a hand a bot waits up to this long for every seat to be connected.
 START_GRACE = 10.0
@@ -160,18 +169,22 @@ class BotSeats:
         self.tasks: set[asyncio.Task[Any]] = set()
         self.players: dict[str, BotPlayer] = {}  # "CODE/seat" -> bot
 
-    def check(self, count: int) -> None:
+    def check(self, count: int, pace: str | None = None, reaction: float | None = None) -> None:
         """Raise 429 ``too_many_bots`` when ``count`` more bots would pass ``max_bot_seats``
-        (the one solver thread serves them all, and people's hints wait behind them)."""
+        (the one solver thread serves them all, and people's hints wait behind them), 422
+        ``bad_field`` for a pace and reaction that do not go together (:func:`seat_reaction`)."""
+        seat_reaction(pace, reaction)
         if len(self.players) + count > self.settings.max_bot_seats:
             raise ApiError(429, "too_many_bots", SENTENCES["too_many_bots"])
 
-    async def add(self, table: Table, level: str, count: int,
-                  reaction: float | None = None) -> list[str]:
-        """Seat ``count`` bots of ``level`` at ``table``; their seat names."""
+    async def add(self, table: Table, level: str, count: int, reaction: float | None = None,
+                  pace: str | None = None) -> list[str]:
+        """Seat ``count`` bots of ``level`` at ``table`` at ``pace`` (:func:`seat_reaction`);
+        their seat names."""
         self.check(count)
         if level not in LEVELS:
             raise ApiError(422, "bad_field", f"level: one of {', '.join(LEVELS)}")
+        reaction = seat_reaction(pace, reaction)
         if table.agora:
             raise ApiError(403, "no_bots", "Bots only sit at friendly tables.")
         free = await table.call(lambda: 0 if table.game is not None else SEATS - len(table.seats))
@@ -189,11 +202,14 @@ class BotSeats:
 
     def start(self, table: Table, session: Session, seat: str, level: str,
               reaction: float | None = None) -> BotPlayer:
-        """Run the bot that holds ``seat`` (already joined with ``session``)."""
-        pace = DEFAULT_REACTION if reaction is None else reaction
-        brain = Brain(level, step_time=pace + 0.05, start_grace=START_GRACE)
-        bot = BotPlayer(brain, reaction=pace, name=seat, executor=THINKER,
-                        max_wait=self.settings.table_idle_ttl, seed=secrets.randbits(32))
+        """Run the bot that holds ``seat`` (already joined with ``session``): at the human pace
+        when ``reaction`` is None, else at pace none with that reaction."""
+        seed = secrets.randbits(32)
+        pace = (Pace("human", level, seed=seed) if reaction is None
+                else Pace("none", reaction=reaction, seed=seed))
+        brain = Brain(level, step_time=pace.step_time(), start_grace=START_GRACE)
+        bot = BotPlayer(brain, reaction=reaction or 0.0, name=seat, executor=THINKER,
+                        max_wait=self.settings.table_idle_ttl, seed=seed, pace=pace)
 
         async def connect() -> LocalLink:
             if self.registry.get(table.code) is not table:
@@ -214,7 +230,7 @@ class BotSeats:
         task = asyncio.get_running_loop().create_task(run(), name=f"bot-{key}")
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        table.tlog.info("bot seated", seat, level=level, reaction=pace)
+        table.tlog.info("bot seated", seat, level=level, pace=pace.pace, reaction=reaction)
         return bot
 
     async def close(self, timeout: float = 1.0) -> None:
@@ -226,6 +242,24 @@ class BotSeats:
             _, pending = await asyncio.wait(tasks, timeout=timeout)
             if pending:
                 log.warning("%d bot tasks did not stop", len(pending))
+
+
+def seat_reaction(pace: str | None, reaction: float | None) -> float | None:
+    """What a bot seat keeps for its pace: None for ``"human"``, else the reaction in seconds.
+
+    ``pace`` omitted: ``"none"`` when a ``reaction`` is given, else ``"human"``. ``"none"``
+    without a reaction: :data:`DEFAULT_REACTION`. Raises 422 ``bad_field`` for an unknown pace
+    or for ``"human"`` with a reaction (the human pace has its own times)."""
+    if pace is None:
+        pace = "human" if reaction is None else "none"
+    if pace not in PACES:
+        raise ApiError(422, "bad_field", f"pace: one of {', '.join(PACES)}")
+    if pace == "human":
+        if reaction is not None:
+            raise ApiError(422, "bad_field",
+                           "reaction: only with pace none (the human pace has its own times)")
+        return None
+    return DEFAULT_REACTION if reaction is None else reaction
 
 
 def restart_bots(app: Any, table: Table) -> None:
@@ -251,9 +285,12 @@ def get_bot_seats(request: Request) -> BotSeats:
     return bot_seats(request.app)
 
 
-async def create_demo_table(app: Any, level: str = "casual", reaction: float | None = None) -> str:
+async def create_demo_table(app: Any, level: str = "casual", reaction: float | None = None,
+                            pace: str | None = None) -> str:
     """A single-game table with two bots of ``level`` in the first two seats and the third
-    free for whoever opens its link; its code. (``machiavelox demo``)"""
+    free for whoever opens its link; its code. (``machiavelox demo``.) The bots play at the
+    human pace unless ``pace`` is ``"none"`` or a ``reaction`` is given (:func:`seat_reaction`)."""
+    reaction = seat_reaction(pace, reaction)
     settings: Settings = app.state.settings
     registry: TableRegistry = app.state.registry
     seats = bot_seats(app)
@@ -262,11 +299,19 @@ async def create_demo_table(app: Any, level: str = "casual", reaction: float | N
     table, seat = await registry.create("single", session, options)
     await table.call(functools.partial(table.add_bot, session.player_id, level, reaction))
     seats.start(table, session, seat, level, reaction)
-    await seats.add(table, level, 1, reaction)
+    await seats.add(table, level, 1, reaction, "human" if reaction is None else "none")
     return table.code
 
 
 # ---------------------------------------------------------------------------- hints
+
+def lay_pending(hand: Any, seat: str) -> bool:
+    """Whether ``seat`` has a lay in a play still open or confirmed, not undone: a lay that
+    counts for going out once final (R15), which the hand view does not show yet."""
+    return any(play.player == seat and play.status in ("open", "confirmed")
+               and any(a.lay and not a.undone for a in play.actions)
+               for play in hand.plays.values())
+
 
 _hinting: set[int] = set()
 _hint_tasks: set[asyncio.Task[None]] = set()
@@ -298,19 +343,21 @@ async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
         return
     _hinting.add(conn.id)
     try:
-        def look() -> tuple[int, dict[str, Any]] | None:
+        def look() -> tuple[int, dict[str, Any], bool] | None:
             game = table.game
             if game is None or game.hand is None:
                 return None
-            return table.events.head, cast(dict[str, Any], hand_view(game.hand, seat))
+            return (table.events.head, cast(dict[str, Any], hand_view(game.hand, seat)),
+                    lay_pending(game.hand, seat))
 
         got = await table.call(look)
         if got is None:
             refuse("not_started")
             return
-        version, hv = got
+        version, hv, pending = got
         loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(THINKER, suggest, hv, HINT_BUDGET)
+        found = await loop.run_in_executor(THINKER, functools.partial(
+            suggest, hv, HINT_BUDGET, lay_pending=pending))
         conn.send(dump_reply(HintOut(id=msg.id, version=version, **found)))
     finally:
         _hinting.discard(conn.id)

@@ -1,5 +1,5 @@
 """The ``machiavelox`` command line: ``scenario FILE...``, ``serve [--host H] [--port P]`` and
-``demo [--host H] [--port P] [--level casual|shark]``."""
+``demo [--host H] [--port P] [--level casual|shark] [--pace human|none]``."""
 
 from __future__ import annotations
 
@@ -111,7 +111,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             for sock in srv.sockets:
                 port = sock.getsockname()[1]
         host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
-        code = await create_demo_table(app, args.level)
+        code = await create_demo_table(app, args.level, pace=args.pace)
         print(f"Machiavelox demo: two {args.level} bots are waiting for you at table {code}.\n"
               f"Open http://{host}:{port}/t/{code} in your browser to play "
               f"(Ctrl+C stops the server).", flush=True)
@@ -120,7 +120,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
             await asyncio.wait({serving}, timeout=2.0)
             table = app.state.registry.get(code)
             if not serving.done() and (table is None or table.phase == "over"):
-                code = await create_demo_table(app, args.level)
+                code = await create_demo_table(app, args.level, pace=args.pace)
                 print(f"Another game against two {args.level} bots: "
                       f"http://{host}:{port}/t/{code}", flush=True)
         await serving
@@ -144,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
     dm.add_argument("--port", type=int, help="port (default: MACHIAVELOX_PORT or 8000; 0: any free)")
     dm.add_argument("--level", choices=("casual", "shark"), default="casual",
                     help="how the two bots play (default: casual)")
+    dm.add_argument("--pace", choices=("human", "none"), default="human",
+                    help="human: the bots take a person's time to react, think and draw "
+                         "(default); none: 0.8 s between commands")
     dm.set_defaults(func=cmd_demo)
     return parser
 

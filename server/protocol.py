@@ -251,7 +251,8 @@ class PongOut(_Out):
 class HintOut(_Out):
     """The suggested play for the asking seat at ``version``: ``steps`` are commands (new melds
     named ``"n1"``…, made by the step that ``creates`` them), ``cards`` the hand cards it puts
-    down, ``melds`` the table melds it touches, ``moved`` the table cards it moves."""
+    down, ``melds`` the table melds it touches, ``moved`` the table cards it moves; ``advice``
+    ``{"code", "cards"}`` or None says why cards stay in the hand (``bots.plans.ADVICE``)."""
 
     type: Literal["hint"] = "hint"
     id: StrictStr | StrictInt
@@ -260,6 +261,7 @@ class HintOut(_Out):
     cards: list[str]
     melds: list[int]
     moved: int
+    advice: dict[str, Any] | None = None
 
 
 ServerMessage = (

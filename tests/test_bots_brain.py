@@ -265,7 +265,7 @@ def test_bots_play_whole_hands_to_their_end(levels: tuple[str, str, str]) -> Non
 
 def test_suggest_gives_steps_the_engine_accepts() -> None:
     hand = position([["4C", "5C", "6C", "7C"], ["9H", "10H", "JH"]], ["4D", "4H", "KD"],
-                    stock_a=["QS"])
+                    stock_a=["QS"], laid=["A"])
     hint = suggest(hand_view(hand, "A"))
     assert hint["cards"] == ["4D", "4H"] and hint["melds"] == [1] and hint["moved"] == 1
     made: dict[str, int] = {}

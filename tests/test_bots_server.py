@@ -21,6 +21,8 @@ from serverhelpers import LiveServer, Player, run, seated, updates_with
 
 from bots.brain import Brain
 from bots.client import BotPlayer, join_table, new_session, websocket_connector
+from bots.pace import Pace
+from bots.plans import ADVICE
 from server.bots import HINT_REFUSALS, bot_seats
 from server.settings import Settings
 
@@ -278,4 +280,117 @@ def test_bot_and_hint_codes_have_words_and_docs() -> None:
         assert f"`{code}`" in protocol, code
     for code in HINT_REFUSALS:
         assert len(re.findall(rf'"ref\.{code}":', i18n)) == 3, code  # en, it, nl
+    for code in ADVICE:  # the hint's advice: documented, and a sentence with its cards
+        assert f"`{code}`" in protocol, code
+        assert len(re.findall(rf'"hint\.advice\.{code}": "[^"]*\{{cards\}}', i18n)) == 3, code
     assert json.loads(json.dumps(HINT_REFUSALS))
+
+
+def test_hint_advice_over_the_server(server: LiveServer) -> None:
+    async def scenario() -> None:
+        # Ada has drawn but laid nothing: 9S fits the spade run; 5H 5D stay for her own meld.
+        table = [["6H", "7H", "8H"], ["10S", "JS", "QS"]]
+        position = {"table": table, "hands": {"A": ["5H", "5D", "9S"], "B": ["2S"], "C": ["3S"]},
+                    "stocks": {"A": ["5S", "2D"], "B": [], "C": []}, "drew": ["A", "B", "C"],
+                    "laid": ["B", "C"]}
+        ada, _bob, _cy = await seated(server, ["Ada", "Bob", "Cy"], position=position,
+                                      timers=TIMERS)
+
+        async def hint(hid: str) -> dict[str, Any]:
+            await ada.send({"type": "hint", "id": hid})
+            frame: dict[str, Any] = await ada.next(lambda f: f.get("id") == hid)
+            assert frame["type"] == "hint", frame
+            return frame
+
+        h = await hint("a1")
+        assert h["advice"] == {"code": "hold_back", "cards": ["5D", "5H"]}, h
+        assert h["steps"] == [{"do": "add", "card": "9S", "meld": 2}]
+        assert (await ada.command("add", card="9S", meld=2))["type"] == "ack"
+        h = await hint("a2")  # nothing else to put down: draw, and keep the pair
+        assert h["steps"] == [{"do": "draw"}] and h["advice"]["code"] == "hold_back", h
+        assert (await ada.command("draw"))["type"] == "ack"  # 5S: the meld is there
+        h = await hint("a3")
+        assert h["advice"]["code"] == "go_out", h  # laying it empties the hand: out
+        assert sorted(h["cards"]) == ["5D", "5H", "5S"] and h["steps"][-1]["do"] == "lay"
+        for step in h["steps"]:
+            fields = {k: v for k, v in step.items() if k not in ("do", "creates")}
+            reply = await ada.command(step["do"], **fields)
+            assert reply["type"] == "ack", step
+        await ada.at_version(reply["version"])
+        result = ada.game["hand"]["result"]
+        assert result["end"] == "out" and result["winner"] == "Ada", result
+
+    run(scenario(), 30)
+
+
+def test_the_bots_endpoint_takes_a_pace(server: LiveServer) -> None:
+    async def scenario() -> None:
+        ada = await Player(server, "Ada").login()
+        async with ada.http() as c:
+            code = (await c.post("/api/tables", json={"mode": "long"})).json()["code"]
+            r = await c.post(f"/api/tables/{code}/bots",
+                             json={"level": "casual", "pace": "human", "reaction": 0.5})
+            assert r.status_code == 422 and r.json()["code"] == "bad_field", r.text
+            r = await c.post(f"/api/tables/{code}/bots", json={"level": "casual", "pace": "slow"})
+            assert r.status_code == 422
+            assert (await c.post(f"/api/tables/{code}/bots", json={"level": "casual"})).is_success
+            assert (await c.post(f"/api/tables/{code}/bots",
+                                 json={"level": "shark", "pace": "none"})).is_success
+
+        def paces(t: Any) -> list[tuple[str, float | None]]:
+            return sorted(t.bot_levels.values())
+
+        # What the browser sends (no pace, no reaction) seats a bot at the human pace (kept as
+        # a reaction of None, so a take-over restarts it so); "none" gets the 0.8 s reaction.
+        assert await server.atable_call(code, paces) == [("casual", None), ("shark", 0.8)]
+        players = bot_seats(server.app).players
+        bots = {k.split("/")[1]: b for k, b in players.items() if k.startswith(code)}
+        assert bots["Casual bot"].pace.human and bots["Casual bot"].pace.level == "casual"
+        assert not bots["Shark bot"].pace.human and bots["Shark bot"].pace.reaction == 0.8
+
+    run(scenario(), 30)
+
+
+def test_a_bot_at_a_human_pace_never_draws_in_bursts(server: LiveServer) -> None:
+    """A casual bot with nothing to play, its pace's times divided by 20: it reacts no sooner
+    than 3 s / 20 and its draws are at least 6 s / 20 apart (at pace none: milliseconds)."""
+    scale = 20.0
+    position = {"table": [["4C", "5C", "6C", "7C"]],
+                "hands": {"A": ["2S"], "B": ["KD"], "C": ["3S"]},
+                "stocks": {"A": [], "B": ["9H", "2D", "QS", "8D", "JH", "3H", "10D", "AS"],
+                           "C": []},
+                "drew": ["A", "B", "C"], "laid": ["A", "B", "C"]}
+
+    async def scenario() -> None:
+        ada = await Player(server, "Ada").login()
+        code = await ada.create("single", position=position, timers=dict(TIMERS, inactivity=30))
+        cy = await Player(server, "Cy").login()
+        token = await new_session(server.url, "Bob")
+        await join_table(server.url, token, code)
+        await cy.join(code)
+        sent: list[tuple[float, str]] = []
+        views: list[float] = []
+
+        def watch(t: float, game: Any, cmd: Any) -> None:
+            if cmd is None:
+                views.append(t)
+            else:
+                sent.append((t, cmd["do"]))
+
+        pace = Pace("human", "casual", seed=9, scale=scale)
+        bob = BotPlayer(Brain("casual", step_time=pace.step_time()), name="Bob", pace=pace,
+                        max_seconds=20, watch=watch)
+        await ada.connect(code)
+        await cy.connect(code)
+        task = asyncio.ensure_future(bob.run(websocket_connector(server.url, code, token)))
+        await asyncio.sleep(4.0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        draws = [t for t, do in sent if do == "draw"]
+        assert len(draws) >= 3, sent
+        assert sent[0][0] - views[0] >= 3.0 / scale - 0.01, (sent, views[:3])
+        gaps = [b - a for a, b in zip(draws, draws[1:])]
+        assert min(gaps) >= 6.0 / scale - 0.01, gaps
+        assert max(gaps) <= (8.0 + 14.0 + 1.0) / scale + 0.5, gaps  # and it does draw
+
+    run(scenario(), 30)

@@ -35,7 +35,10 @@ class BotsIn(BaseModel):
 
     level: Literal["casual", "shark"] = "casual"
     count: int = Field(1, ge=1, le=2)
-    #: Seconds between a bot's commands (default about a person's pace).
+    #: "human": a person's times by level (the default); "none": ``reaction`` seconds between
+    #: commands (the default when a reaction is given). See ``server.bots.seat_reaction``.
+    pace: Literal["human", "none"] | None = None
+    #: Seconds between a bot's commands at pace "none" (default 0.8).
     reaction: float | None = Field(None, ge=0, le=5)
 
 
@@ -89,7 +92,7 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
     ip = client_ip(request.scope)
     limits.check_tables(registry, session.player_id, ip)
     if body.bots is not None:
-        bots.check(body.bots.count)
+        bots.check(body.bots.count, body.bots.pace, body.bots.reaction)
     store: Store = request.app.state.store
     if store.kind == "redis" and not await store.ping():
         raise ApiError(503, "store_unavailable", STORE_UNAVAILABLE)
@@ -97,7 +100,8 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
     limits.table_created(table.code, session.player_id, ip)
     if body.bots is None:
         return CreatedOut(code=table.code, url=table.url, seat=seat)
-    names = await bots.add(table, body.bots.level, body.bots.count, body.bots.reaction)
+    names = await bots.add(table, body.bots.level, body.bots.count, body.bots.reaction,
+                           body.bots.pace)
     return CreatedOut(code=table.code, url=table.url, seat=seat, bots=names)
 
 
@@ -116,7 +120,7 @@ async def add_bots(code: str, body: BotsIn, session: SessionDep, registry: Regis
     table = await registry.open_required(code)
     if table.seat_of(session.player_id) is None:
         raise ApiError(403, "not_seated", "Only a player seated at this table can add bots.")
-    names = await bots.add(table, body.level, body.count, body.reaction)
+    names = await bots.add(table, body.level, body.count, body.reaction, body.pace)
     return BotsOut(code=table.code, url=table.url, bots=names, seats=[s.name for s in table.seats])
 
 

@@ -367,6 +367,11 @@ const en = {
   "goout.pending": "(pending: that play is not final yet)",
   "goout.state.ok": "done", "goout.state.pending": "pending", "goout.state.missing": "not yet",
   "goout.rule": "To go out you need two things: at least one draw, and a meld of your own laid (it counts once the play that laid it is final; until then it is pending). Emptying your hand without both eliminates you (−15).",
+  // -- bots
+  "hint.advice.lay_first": "Lay {cards} as a meld of your own: you can go out only once you have laid one.",
+  "hint.advice.hold_back": "Keep {cards} in your hand for now: you can go out only after laying a meld of your own, from your hand.",
+  "hint.advice.need_draw": "Keep {cards} in your hand for now: you can go out only after drawing at least one card.",
+  "hint.advice.go_out": "This play empties your hand and you go out with {cards}. Call Stop! first, and nobody can get in your way.",
 };
 
 export default en;

@@ -368,6 +368,11 @@ const it = {
   "goout.pending": "(in sospeso: quella giocata non è ancora definitiva)",
   "goout.state.ok": "fatto", "goout.state.pending": "in sospeso", "goout.state.missing": "non ancora",
   "goout.rule": "Per chiudere servono due cose: almeno una pescata e una combinazione propria calata (conta quando la giocata che l'ha calata è definitiva; fino ad allora è in sospeso). Svuotare la mano senza entrambe costa l'eliminazione (−15).",
+  // -- bots
+  "hint.advice.lay_first": "Cala {cards} come combinazione tua: si chiude solo dopo averne calata una.",
+  "hint.advice.hold_back": "Tieni ancora in mano {cards}: si chiude solo dopo aver calato una combinazione propria, dalla mano.",
+  "hint.advice.need_draw": "Tieni ancora in mano {cards}: si chiude solo dopo aver pescato almeno una carta.",
+  "hint.advice.go_out": "Questa giocata ti svuota la mano: chiudi con {cards}. Chiama prima lo Stop! e nessuno potrà intralciarti.",
 };
 
 export default it;

@@ -368,6 +368,11 @@ const nl = {
   "goout.pending": "(in afwachting: die zet is nog niet definitief)",
   "goout.state.ok": "gedaan", "goout.state.pending": "in afwachting", "goout.state.missing": "nog niet",
   "goout.rule": "Om uit te gaan heb je twee dingen nodig: minstens één keer trekken, en een eigen combinatie uitleggen (die telt zodra de zet waarmee je haar uitlegde definitief is; tot dan is ze in afwachting). Wie de hand leegmaakt zonder beide, ligt eruit (−15).",
+  // -- bots
+  "hint.advice.lay_first": "Leg {cards} uit als eigen combinatie: je kunt pas uitgaan als je er een hebt uitgelegd.",
+  "hint.advice.hold_back": "Houd {cards} nog in je hand: je kunt pas uitgaan nadat je een eigen combinatie uit je hand hebt uitgelegd.",
+  "hint.advice.need_draw": "Houd {cards} nog in je hand: je kunt pas uitgaan nadat je minstens één kaart hebt getrokken.",
+  "hint.advice.go_out": "Met deze zet is je hand leeg en ga je uit met {cards}. Roep eerst Stop!, dan kan niemand je in de weg zitten.",
 };
 
 export default nl;
