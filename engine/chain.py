@@ -3,7 +3,7 @@ dependency graph, the final sweep, finality and pruning."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from . import cards as C
 from .errors import EngineFault
@@ -73,14 +73,16 @@ class ChainUndo(Judging):
             else:
                 self.holds[held_by].meld = a.src[1]
 
-    def _notify(self, cause: int, hits: dict[str, list[str]]) -> None:
-        """§5.5's notice: which failed play sent which cards back to whom."""
+    def _notify(self, cause: int, hits: dict[str, list[str]],
+                wounds: list[dict[str, Any]] | None = None) -> None:
+        """§5.5's notice: which failed play sent which cards back to whom, and why it failed
+        (``wounds``, as in ``play_ended``: ``engine.judging.Judging._wounds``)."""
         cp = self.plays[cause]
         for p, cards in hits.items():
             if p == cp.player and not cards:
                 continue
             self._emit("chain_undo", p, {"cause": cause, "cause_player": cp.player,
-                                         "cards_back": cards})
+                                         "cards_back": cards, "wounds": wounds or []})
 
     def _sweep(self) -> None:
         """R10's final sweep: confirmed, not final plays now wounded fall too."""
@@ -93,8 +95,9 @@ class ChainUndo(Judging):
                 wounded = self._judge(play)[0]
                 if wounded:
                     hits: dict[str, list[str]] = {}
+                    wounds = self._wounds(wounded, pid)
                     self._fall(play, pid, hits)
-                    self._notify(pid, hits)
+                    self._notify(pid, hits, wounds)
                     break
 
     def _update_finality(self) -> None:
