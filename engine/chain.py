@@ -34,15 +34,23 @@ class ChainUndo(Judging):
         self.graph.undo(a, lambda x: self._undo_effect(x, cause, hits),
                         lambda play, done: self._fell(play, done, cause, hits))
 
-    def _fall(self, play: Play, cause: int, hits: dict[str, list[str]]) -> None:
-        """A confirmed play reached by a chain falls whole (R10)."""
+    def _fall(self, play: Play, cause: int, hits: dict[str, list[str]],
+              wounds: list[dict[str, Any]] | None = None) -> None:
+        """A confirmed play reached by a chain falls whole (R10); ``wounds``: why, when it falls
+        for its own wounded melds (R10's sweep)."""
         self.graph.fall(play, lambda x: self._undo_effect(x, cause, hits),
-                        lambda pl, done: self._fell(pl, done, cause, hits))
+                        lambda pl, done: self._fell(pl, done, cause, hits,
+                                                    wounds if pl.id == cause else None))
 
-    def _fell(self, play: Play, done: bool, cause: int, hits: dict[str, list[str]]) -> None:
-        """A play falls: said before its cards go back; its player is notified after (§5.5)."""
+    def _fell(self, play: Play, done: bool, cause: int, hits: dict[str, list[str]],
+              wounds: list[dict[str, Any]] | None = None) -> None:
+        """A play falls: said before its cards go back; its player is notified after (§5.5).
+        ``play_fallen`` carries ``wounds`` (as ``play_ended``'s) when the play fell for its own
+        wounded melds (``cause`` is the play itself), else ``[]``: the cause's are in
+        ``chain_undo``."""
         if not done:
-            self._emit("play_fallen", play.player, {"play": play.id, "cause": cause})
+            self._emit("play_fallen", play.player, {"play": play.id, "cause": cause,
+                                                     "wounds": wounds or []})
         else:
             hits.setdefault(play.player, [])
 
@@ -96,7 +104,7 @@ class ChainUndo(Judging):
                 if wounded:
                     hits: dict[str, list[str]] = {}
                     wounds = self._wounds(wounded, pid)
-                    self._fall(play, pid, hits)
+                    self._fall(play, pid, hits, wounds)
                     self._notify(pid, hits, wounds)
                     break
 

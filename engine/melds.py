@@ -108,6 +108,11 @@ def run_order(cards: Sequence[int], rules: RuleSet) -> list[int] | None:
                      rules.fewest_real_cards)
     if seq is None:
         return None
+    return _place_run(cards, seq)
+
+
+def _place_run(cards: Sequence[int], seq: tuple[int, ...]) -> list[int]:
+    """The cards of a valid run laid along its rank sequence ``seq`` (R4, :func:`run_order`)."""
     pool: dict[int, list[int]] = {}
     jokers: list[int] = []
     for c in sorted(cards):
@@ -139,6 +144,37 @@ def display_order(cards: Sequence[int], rules: RuleSet) -> list[int]:
     if is_set(cards, rules):
         return sorted(cards, key=lambda c: (suit_of(c), c))
     return list(cards)
+
+
+#: :func:`layout`'s answers by (cards as they lie, ace mode, joker cap, fewest real cards);
+#: emptied past 65,536 entries.
+_LAYOUTS: dict[tuple[tuple[int, ...], AceMode, int | None, int], tuple[int, ...] | None] = {}
+
+
+def layout(cards: tuple[int, ...], rules: RuleSet) -> tuple[int, ...] | None:
+    """:func:`display_order` of a valid meld, ``None`` when the cards are not one. Cached by
+    the cards as they lie and the meld rules: the engine asks before every change of a meld
+    (``engine.table``), and a busy table keeps coming back to the same melds."""
+    key = (cards, rules.ace_mode, rules.most_jokers_per_meld, rules.fewest_real_cards)
+    try:
+        return _LAYOUTS[key]
+    except KeyError:
+        pass
+    if len(_LAYOUTS) >= 65536:
+        _LAYOUTS.clear()
+    shown = _LAYOUTS[key] = _layout(*key)
+    return shown
+
+
+def _layout(cards: tuple[int, ...], mode: AceMode, cap: int | None,
+            fewest: int) -> tuple[int, ...] | None:
+    key = _face_key(cards)
+    seq = _run_ranks(key, mode, cap, fewest)
+    if seq is not None:
+        return tuple(_place_run(cards, seq))
+    if _is_set(key, cap, fewest):
+        return tuple(sorted(cards, key=lambda c: (suit_of(c), c)))
+    return None
 
 
 def split_run(cards: Sequence[int], rules: RuleSet) -> list[list[int]]:

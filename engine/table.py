@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import cards as C
 from .errors import Refused
-from .melds import display_order, is_valid
+from .melds import display_order, layout
 from .model import Loc, Play, PlayerState
 from .state import HandState
 
@@ -105,10 +105,11 @@ class CardTable(HandState):
         by suit): a meld keeps that order while invalid, its new cards after it in the order
         they came, so an invalid meld is shown as it was built, not shuffled (issue 17).
         Only the order changes: validity, events and card identity do not depend on it."""
-        if len(meld) >= 3 and is_valid(meld, self.rules):
-            ordered = display_order(meld, self.rules)
-            if ordered != meld:
-                meld[:] = ordered
+        if len(meld) >= 3:
+            lies = tuple(meld)
+            shown = layout(lies, self.rules)
+            if shown is not None and shown != lies:
+                meld[:] = shown
 
     def _move_card(self, card: int, loc: Loc) -> None:
         self._remove(card)

@@ -154,6 +154,26 @@ def test_a_chain_undo_carries_the_reason_of_the_play_that_failed() -> None:
                                 "why": "run_mixed_suits", "card": "JH"}]
 
 
+def test_a_play_the_final_sweep_brings_down_says_why() -> None:
+    """R10's sweep (``test_engine_rules_chain`` TestChainUndo's joint support): B's play Q
+    took 9C out of the nines, which X and Y refilled; A cancels, X and Y fall, and Q, left
+    with 9S 9H, falls for its own wounded meld: its play_fallen says so."""
+    h = position("9S 9H 9C | 4C 5C 6C | 10H JH QH | 10C JC QC KC | 4D 5D 6D",
+                 A="2S 7C", B="9D 8C 8C KD", C="9C 3C KS QD")
+    do(h, 0, "A add 2S 3", "A add 7C 2")
+    do(h, 1, "B stage 9D", "B stage 8C", "B place 8C 2", "B place 9D 1")
+    do(h, 2, "B stage 8C", "B move 9C 1 4")
+    do(h, 3, "C stage 9C", "C stage 3C", "C place 3C 2", "C place 9C 1")
+    do(h, 5, "B place 8C 4")
+    events(h)
+    do(h, 6, "A cancel")
+    fallen = {e["play"]: e for e in events(h, "play_fallen")}
+    assert fallen[2]["wounds"] == [] and fallen[4]["wounds"] == []  # they fell by the chain
+    assert fallen[3]["cause"] == 3
+    assert fallen[3]["wounds"] == [{"meld": 1, "cards": ["9S", "9H"], "why": "too_short",
+                                    "need": 3}]
+
+
 def test_the_recorded_games_split_every_fallen_card() -> None:
     """Across the recorded games (bots, crowded melds, freezes): what fell is exactly own
     cards back to a hand plus table cards back to a meld, and a play with reasons lost

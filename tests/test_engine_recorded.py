@@ -31,6 +31,7 @@ GAMES = _games()
 ADDED_LATER: dict[str, tuple[str, ...]] = {
     "play_ended": ("fell_hand", "fell_table", "wounds"),
     "chain_undo": ("wounds",),
+    "play_fallen": ("wounds",),
 }
 
 

@@ -84,6 +84,12 @@ export function describeEvent(ev, me) {
       if (back) parts.push(t("ev.play_ended.staged_back", { cards: back }));
       return { level: (fell || ev.outcome !== "confirmed") && mine ? "alert" : (fell ? "info" : "minor"), text: parts.join(" ") };
     }
+    case "play_fallen": {
+      // A confirmed play that fell for its own wounded melds (R10's final sweep); one that a
+      // chain brought down is told by chain_undo, with the failed play's reasons.
+      if (ev.cause !== ev.play || !(ev.wounds || []).length) return null;
+      return { level: mine ? "alert" : "info", text: tm("rs.fallen", mine, { name: p, n: ev.play, why: whys(ev.wounds, mine) }) };
+    }
     case "hold_ended":
       if (ev.reason === "expired") return { level: mine ? "alert" : "minor", text: tm("ev.hold_expired", mine, { name: p, card: faces([ev.card]) }) };
       if (ev.reason === "dropped_back") return { level: "minor", text: tm("ev.hold_dropped_back", mine, { name: p, card: faces([ev.card]) }) };

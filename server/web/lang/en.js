@@ -311,6 +311,8 @@ const en = {
   "why.not_a_meld": "{meld} is neither a run nor a set",
   "why.no_own_card": "none of the player's own cards stayed on the table",
   "why.no_own_card.me": "none of your own cards stayed on the table",
+  "rs.fallen": "{name}'s play #{n} fell after a chain undo: {why}.",
+  "rs.fallen.me": "Your play #{n} fell after a chain undo: {why}.",
 };
 
 export default en;

@@ -312,6 +312,8 @@ const it = {
   "why.not_a_meld": "{meld} non è né una scala né un gruppo",
   "why.no_own_card": "nessuna carta della propria mano è rimasta sul tavolo",
   "why.no_own_card.me": "nessuna carta della tua mano è rimasta sul tavolo",
+  "rs.fallen": "La giocata n. {n} di {name} è caduta dopo un annullamento a catena: {why}.",
+  "rs.fallen.me": "La tua giocata n. {n} è caduta dopo un annullamento a catena: {why}.",
 };
 
 export default it;

@@ -312,6 +312,8 @@ const nl = {
   "why.not_a_meld": "{meld} geen reeks en geen set is",
   "why.no_own_card": "geen enkele eigen kaart van de speler op tafel bleef",
   "why.no_own_card.me": "geen enkele kaart uit je eigen hand op tafel bleef",
+  "rs.fallen": "Zet {n} van {name} viel na een kettingreactie, omdat {why}.",
+  "rs.fallen.me": "Je zet {n} viel na een kettingreactie, omdat {why}.",
 };
 
 export default nl;
