@@ -72,4 +72,14 @@ def test_a_failed_play_says_why_and_what_went_back_where(live_server, browsers: 
     expect(notice).not_to_contain_text("Fell back")
     expect_meld(ada, 1, ["4C", "5C", "6C", "7C"])
     browsers.shot(ada, "reasons-01-failed-play")
+    # Notices are worded when shown: in Italian and Dutch the same reason, in their words.
+    ada.select_option("#lang", "it")
+    expect(ada.locator("#notices .notice").first).to_contain_text(
+        "La tua giocata n. 1 non ha portato a nulla: il gruppo 9♠ 9♥ 9♦ 7♣ 9♣ mescola valori"
+        " diversi: 7♣ non c'entra. Tornate nella tua mano: 9♣. Tornate sul tavolo: 7♣.")
+    ada.select_option("#lang", "nl")
+    expect(ada.locator("#notices .notice").first).to_contain_text(
+        "Je zet 1 leverde niets op, omdat de set 9♠ 9♥ 9♦ 7♣ 9♣ verschillende waarden mengt:"
+        " 7♣ hoort er niet bij. Terug in je hand: 9♣. Terug op tafel: 7♣.")
+    ada.select_option("#lang", "en")
     browsers.assert_no_console_errors()
