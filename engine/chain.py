@@ -3,7 +3,7 @@ dependency graph, the final sweep, finality and pruning."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from . import cards as C
 from .errors import EngineFault
@@ -34,15 +34,23 @@ class ChainUndo(Judging):
         self.graph.undo(a, lambda x: self._undo_effect(x, cause, hits),
                         lambda play, done: self._fell(play, done, cause, hits))
 
-    def _fall(self, play: Play, cause: int, hits: dict[str, list[str]]) -> None:
-        """A confirmed play reached by a chain falls whole (R10)."""
+    def _fall(self, play: Play, cause: int, hits: dict[str, list[str]],
+              wounds: list[dict[str, Any]] | None = None) -> None:
+        """A confirmed play reached by a chain falls whole (R10); ``wounds``: why, when it falls
+        for its own wounded melds (R10's sweep)."""
         self.graph.fall(play, lambda x: self._undo_effect(x, cause, hits),
-                        lambda pl, done: self._fell(pl, done, cause, hits))
+                        lambda pl, done: self._fell(pl, done, cause, hits,
+                                                    wounds if pl.id == cause else None))
 
-    def _fell(self, play: Play, done: bool, cause: int, hits: dict[str, list[str]]) -> None:
-        """A play falls: said before its cards go back; its player is notified after (§5.5)."""
+    def _fell(self, play: Play, done: bool, cause: int, hits: dict[str, list[str]],
+              wounds: list[dict[str, Any]] | None = None) -> None:
+        """A play falls: said before its cards go back; its player is notified after (§5.5).
+        ``play_fallen`` carries ``wounds`` (as ``play_ended``'s) when the play fell for its own
+        wounded melds (``cause`` is the play itself), else ``[]``: the cause's are in
+        ``chain_undo``."""
         if not done:
-            self._emit("play_fallen", play.player, {"play": play.id, "cause": cause})
+            self._emit("play_fallen", play.player, {"play": play.id, "cause": cause,
+                                                     "wounds": wounds or []})
         else:
             hits.setdefault(play.player, [])
 
@@ -73,14 +81,16 @@ class ChainUndo(Judging):
             else:
                 self.holds[held_by].meld = a.src[1]
 
-    def _notify(self, cause: int, hits: dict[str, list[str]]) -> None:
-        """§5.5's notice: which failed play sent which cards back to whom."""
+    def _notify(self, cause: int, hits: dict[str, list[str]],
+                wounds: list[dict[str, Any]] | None = None) -> None:
+        """§5.5's notice: which failed play sent which cards back to whom, and why it failed
+        (``wounds``, as in ``play_ended``: ``engine.judging.Judging._wounds``)."""
         cp = self.plays[cause]
         for p, cards in hits.items():
             if p == cp.player and not cards:
                 continue
             self._emit("chain_undo", p, {"cause": cause, "cause_player": cp.player,
-                                         "cards_back": cards})
+                                         "cards_back": cards, "wounds": wounds or []})
 
     def _sweep(self) -> None:
         """R10's final sweep: confirmed, not final plays now wounded fall too."""
@@ -93,8 +103,9 @@ class ChainUndo(Judging):
                 wounded = self._judge(play)[0]
                 if wounded:
                     hits: dict[str, list[str]] = {}
-                    self._fall(play, pid, hits)
-                    self._notify(pid, hits)
+                    wounds = self._wounds(wounded, pid)
+                    self._fall(play, pid, hits, wounds)
+                    self._notify(pid, hits, wounds)
                     break
 
     def _update_finality(self) -> None:

@@ -33,7 +33,7 @@ from typing import Any
 
 from . import cards as C
 from .holds import HoldRules
-from .melds import is_valid, windows
+from .melds import explain, is_valid, windows
 from .model import Action, Play
 from .rules import AceMode, RuleSet
 
@@ -300,6 +300,26 @@ class Judging(HoldRules):
         if len(unsafe) > 1 and not valid_without(unsafe):
             waits = [a for a in unsafe if a not in deps]
         return True, deps, waits
+
+    def _wounds(self, mids: Iterable[int], pid: int) -> list[dict[str, Any]]:
+        """Why each wounded meld of play ``pid`` is not valid (R8, ``engine.melds.explain``):
+        ``[{"meld": id, "cards": [faces], "why": code, ...}]``. ``cards`` are the meld as it
+        was judged for the play (the other open plays' actions taken back), in the order they
+        were put there. Call before the play's work on them is undone."""
+        out: list[dict[str, Any]] = []
+        for mid in mids:
+            cands: dict[int, None] = dict.fromkeys(self.melds.get(mid, ()))
+            others: set[Action] = set()
+            for a in self.meld_log.get(mid, ()):
+                if a.undone:
+                    continue
+                cands[a.card] = None
+                if a.play != pid and self.plays[a.play].status == "open":
+                    others.add(a)
+            cards = judged_cards(mid, cands, self.card_stack, self.loc, others)
+            why = explain(cards, self.rules) or {"why": "not_a_meld"}
+            out.append({"meld": mid, "cards": C.names(cards), **why})
+        return out
 
     def _touched(self, play: Play) -> list[int]:
         return self.melds_touched(play)

@@ -3,11 +3,14 @@ and the auto-split of long runs (R4)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import cards as C
 from .clocks import ClockRules
 from .errors import Refused
 from .melds import is_valid, run_order
 from .model import (
+    Action,
     Command,
     Hold,
     Play,
@@ -247,26 +250,36 @@ class PlayRules(ClockRules):
         self._release(ps.name, "play_ended")
         hits: dict[str, list[str]] = {}
         fell: list[str] = []
+        fell_hand: list[str] = []  # own cards back to a hand
+        fell_table: list[str] = []  # table cards back to the meld they came from
+        wounds: list[dict[str, Any]] = []
+
+        def undo(a: Action) -> None:
+            fell.append(C.name(a.card))
+            (fell_hand if a.kind == "own" else fell_table).append(C.name(a.card))
+            self._undo(a, play.id, hits)
+
         if reason == "cancel":
             for a in reversed(play.actions):
                 if not a.undone:
-                    fell.append(C.name(a.card))
-                    self._undo(a, play.id, hits)
+                    undo(a)
         else:
             while True:
                 wounded = self._judge(play)[0]
                 if not wounded:
                     break
+                wounds.extend(self._wounds(wounded, play.id))
                 ws = set(wounded)
                 for a in reversed(play.actions):
                     if not a.undone and ws.intersection(a.touches()):
-                        fell.append(C.name(a.card))
-                        self._undo(a, play.id, hits)
+                        undo(a)
             if play.staged_ever and not play.in_freeze and not play.own_down():
+                if any(not a.undone for a in play.actions):
+                    # R9, §5.3: a declared play that brought none of its own cards down.
+                    wounds.append({"meld": None, "cards": [], "why": "no_own_card"})
                 for a in reversed(play.actions):
                     if not a.undone:
-                        fell.append(C.name(a.card))
-                        self._undo(a, play.id, hits)
+                        undo(a)
         staged_back = []
         for c in list(self.staging[ps.name]):
             owner = self._pile_owner.pop(c, ps.name)
@@ -304,8 +317,9 @@ class PlayRules(ClockRules):
             "play": play.id, "reason": reason, "outcome": play.status,
             "fell": fell, "staged_back": staged_back,
             "depends_on": sorted(play.deps),
+            "fell_hand": fell_hand, "fell_table": fell_table, "wounds": wounds,
         })
-        self._notify(play.id, hits)
+        self._notify(play.id, hits, wounds)
         self._sweep()
 
     def _auto_split(self, play: Play) -> None:

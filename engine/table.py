@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import cards as C
 from .errors import Refused
-from .melds import display_order
+from .melds import display_order, layout
 from .model import Loc, Play, PlayerState
 from .state import HandState
 
@@ -73,7 +73,9 @@ class CardTable(HandState):
         elif kind == "stock":
             self.stocks[loc[1]].append(card)
         elif kind == "meld":
-            self.melds.setdefault(loc[1], []).append(card)
+            meld = self.melds.setdefault(loc[1], [])
+            self._lay_out(meld)
+            meld.append(card)
         elif kind == "removed":
             self.removed.append(card)
         self.loc[card] = loc
@@ -91,11 +93,23 @@ class CardTable(HandState):
             self.stocks[loc[1]].remove(card)
         elif kind == "meld":
             meld = self.melds[loc[1]]
+            self._lay_out(meld)
             meld.remove(card)
             if not meld:  # a meld that loses its last card is gone (R2)
                 del self.melds[loc[1]]
         elif kind == "removed":
             self.removed.remove(card)
+
+    def _lay_out(self, meld: list[int]) -> None:
+        """Before a valid meld changes, lay its cards out as it is shown (R4's run order, sets
+        by suit): a meld keeps that order while invalid, its new cards after it in the order
+        they came, so an invalid meld is shown as it was built, not shuffled (issue 17).
+        Only the order changes: validity, events and card identity do not depend on it."""
+        if len(meld) >= 3:
+            lies = tuple(meld)
+            shown = layout(lies, self.rules)
+            if shown is not None and shown != lies:
+                meld[:] = shown
 
     def _move_card(self, card: int, loc: Loc) -> None:
         self._remove(card)

@@ -23,7 +23,12 @@ Shape of :func:`hand_view` (keys always present)::
      "timers": {"play": 40.0, "hold": 10.0, ...},
      "players": [{"name", "status", "connected", "hand_count", "stock_count",
                   "staging": [faces], "open_play": id | None, "stop_used",
-                  "drew", "laid", "absent_until": s | None, "pending_draws"}],
+                  "drew", "laid", "laid_final", "absent_until": s | None,
+                  "pending_draws"}],   # laid: R15's lay condition holds (a lay in a play
+                                       # confirmed and not fallen, or met before the hand);
+                                       # laid_final: such a lay is in a final play (R11), so
+                                       # it can no longer fall; laid and not laid_final is
+                                       # "pending" (the going-out checklist, issue 17)
      "hand": [faces] | None,                # only your own
      "table": [{"id", "cards": [faces, run order], "valid", "reworked_by": [players],
                 "on_trial": [faces], "held": [faces]}],
@@ -64,6 +69,7 @@ class PlayerView(TypedDict):
     stop_used: bool
     drew: bool
     laid: bool
+    laid_final: bool
     absent_until: float | None
     pending_draws: int
 
@@ -298,12 +304,27 @@ def _table_view(hand: Hand, open_plays: list[Play], parts: _HandParts) -> list[M
     return table
 
 
+def _pending_lays(hand: Hand, open_plays: list[Play]) -> set[str]:
+    """The players with a standing ``lay`` in a play confirmed but not final, or in the Stop!
+    caller's open play during the freeze (R15, R16): their lay counts for going out, but can
+    still fall. A lay in a final play is already in ``PlayerState.laid`` (``engine.chain``)."""
+    out: set[str] = set()
+    plays = hand.unfinal_plays()
+    if hand.freeze is not None:
+        plays = plays + [pl for pl in open_plays if pl.in_freeze]
+    for play in plays:
+        if play.player not in out and any(a.lay and not a.undone for a in play.actions):
+            out.add(play.player)
+    return out
+
+
 def shared_hand_view(hand: Hand) -> HandView:
     """The part of :func:`hand_view` every seat shares: the spectator's view (``you`` and
     ``hand`` None). Built once per batch (``server.frames``); nothing in it is a seat's own."""
     rules = hand.rules
     parts = _parts(hand)
     open_plays = hand.open_plays()
+    pending = _pending_lays(hand, open_plays)
     players: list[PlayerView] = []
     for p in hand.order:
         ps = hand.players[p]
@@ -311,8 +332,8 @@ def shared_hand_view(hand: Hand) -> HandView:
             "name": p, "status": ps.status, "connected": ps.connected,
             "hand_count": len(hand.hands[p]), "stock_count": len(hand.stocks[p]),
             "staging": _names(hand.staging[p]), "open_play": ps.play,
-            "stop_used": ps.stop_used, "drew": ps.drew, "laid": ps.laid,
-            "absent_until": _s(ps.absence_deadline_ms), "pending_draws": ps.pending_draws,
+            "stop_used": ps.stop_used, "drew": ps.drew, "laid": ps.laid or p in pending,
+            "laid_final": ps.laid, "absent_until": _s(ps.absence_deadline_ms), "pending_draws": ps.pending_draws,
         })
     plays: list[PlayView] = []
     for play in open_plays + [p for p in hand.unfinal_plays() if p not in open_plays]:

@@ -25,10 +25,30 @@ def _games() -> list[dict[str, Any]]:
 
 GAMES = _games()
 
+#: Keys added to events after the recording, dropped before comparing (everything else, key
+#: order included, must match): why a play failed and its fallen cards split by where they
+#: went (issue 17; ``tests/test_engine_reasons.py`` checks them on these same games).
+ADDED_LATER: dict[str, tuple[str, ...]] = {
+    "play_ended": ("fell_hand", "fell_table", "wounds"),
+    "chain_undo": ("wounds",),
+    "play_fallen": ("wounds",),
+}
+
+
+def as_recorded(line: str) -> str:
+    """A replayed line without the keys of :data:`ADDED_LATER`."""
+    e = json.loads(line)
+    ev = e[1] if isinstance(e, list) and e[0] != "refused" else e
+    if not isinstance(ev, dict) or ev.get("kind") not in ADDED_LATER:
+        return line
+    for key in ADDED_LATER[ev["kind"]]:
+        ev.pop(key, None)
+    return json.dumps(e)
+
 
 @pytest.mark.parametrize("game", GAMES, ids=[g["name"] for g in GAMES])
 def test_a_recorded_game_replays_byte_for_byte(game: dict[str, Any]) -> None:
-    got = run(game)
+    got = [as_recorded(line) for line in run(game)]
     want = game["lines"]
     for i, (a, b) in enumerate(zip(got, want)):
         assert a == b, f"{game['name']}: line {i + 1} differs:\n got  {a}\n want {b}"

@@ -92,3 +92,12 @@ def test_a_view_with_a_missing_or_mistyped_field_does_not_conform() -> None:
         conforms({**v, "extra": 1}, HandView)
     with pytest.raises(AssertionError, match="not a float"):
         conforms({**v, "t": 3}, HandView)
+
+
+def test_the_docstring_shape_names_every_player_key() -> None:
+    import engine.view as view_module
+
+    doc = view_module.__doc__ or ""
+    players = doc[doc.index('"players": [{'):doc.index('"hand": [faces]')]
+    for key in typing.get_type_hints(view_module.PlayerView):
+        assert f'"{key}"' in players, f"engine/view.py's docstring shape lacks players' {key}"

@@ -171,9 +171,9 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     expect(cy.locator("#my-staging .card")).to_have_count(0)
     expect(bob.locator(".meld[data-meld='5'] .card")).to_have_count(3)
     # The notices say which card went where; others' routine confirmations are folded away.
-    expect(bob.locator("#notices")).to_contain_text("Cy moved 5♥ from #3 to #5.")
-    expect(bob.locator("#notices")).to_contain_text("Cy placed 5♠ on #5.")
-    expect(cy.locator("#notices")).to_contain_text("You placed 5♦ on #5.")
+    expect(bob.locator("#notices")).to_contain_text("Cy moved 5♥ from meld 3 to meld 5.")
+    expect(bob.locator("#notices")).to_contain_text("Cy placed 5♠ on meld 5.")
+    expect(cy.locator("#notices")).to_contain_text("You placed 5♦ on meld 5.")
     expect(bob.locator("#notices")).not_to_contain_text("Cy's play")
     expect_meld(bob, 5, ["5D", "5H", "5S"], any_order=True)
     expect_meld(bob, 3, ["6H", "7H", "8H"])

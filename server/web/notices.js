@@ -17,6 +17,29 @@ function who(name, me) {
   return name === me ? t("word.you_obj") : (name ?? "?");
 }
 
+/** The reason codes the engine gives (engine/melds.py WHY_CODES, and R9's no_own_card). */
+const WHY = ["too_short", "too_many_jokers", "too_few_real", "set_too_big", "set_duplicate_suit",
+  "set_mixed_ranks", "run_mixed_suits", "run_duplicate", "run_too_long", "run_ace_wrap",
+  "run_ace_high", "run_gap", "not_a_meld"];
+
+/** A wounded meld named by its cards, in the order they were put there: "the run 5♥ 6♥ 8♥". */
+function meldName(w) {
+  const kind = w.why.startsWith("set_") ? "set" : w.why.startsWith("run_") ? "run" : "meld";
+  return t("rs.meld." + kind, { cards: faces(w.cards) });
+}
+
+/** Why one meld of a failed play is not valid, in words (a wound of play_ended / chain_undo). */
+export function whyText(w, mine) {
+  if (w.why === "no_own_card") return t(mine ? "why.no_own_card.me" : "why.no_own_card");
+  const code = WHY.includes(w.why) ? w.why : "not_a_meld";
+  return t("why." + code, { meld: meldName(w), card: w.card ? faces([w.card]) : "",
+    missing: faces(w.missing), need: w.need ?? 3, most: w.most ?? "" });
+}
+
+function whys(wounds, mine) {
+  return (wounds || []).map((w) => whyText(w, mine)).join("; ");
+}
+
 /**
  * Which events become notices and how they look: {level: "alert"|"info"|"minor", text}.
  * Returns null for events that are only visible on the table (a card staged, moved...).
@@ -28,14 +51,16 @@ export function describeEvent(ev, me) {
     case "chain_undo": {
       const cause = ev.cause_player === me ? t("word.your_play", { n: ev.cause }) : t("word.play_of", { name: ev.cause_player, n: ev.cause });
       const cards = faces(ev.cards_back);
+      const why = whys(ev.wounds, ev.cause_player === me);
+      const tail = why ? " " + t("rs.chain_why", { why }) : "";
       if (mine) {
-        return { level: "alert", hitsMe: true, text: cards
+        return { level: "alert", hitsMe: true, text: (cards
           ? t("ev.chain_undo.me", { cards, cause })
-          : t("ev.chain_undo.me_nocards", { cause }) };
+          : t("ev.chain_undo.me_nocards", { cause })) + tail };
       }
-      return { level: "info", text: cards
+      return { level: "info", text: (cards
         ? t("ev.chain_undo.other", { name: p, cards, cause })
-        : t("ev.chain_undo.other_nocards", { name: p, cause }) };
+        : t("ev.chain_undo.other_nocards", { name: p, cause })) + tail };
     }
     case "play_ended": {
       const fell = faces(ev.fell), back = faces(ev.staged_back);
@@ -43,13 +68,27 @@ export function describeEvent(ev, me) {
       // their adds, moves and lays already say it. Only mine, failures and fallen cards show.
       if (!mine && ev.outcome === "confirmed" && !fell && !back) return null;
       const reason = t("reason.play." + ev.reason);
-      const base = ev.outcome === "confirmed"
-        ? t(mine ? "ev.play_ended.ok.me" : "ev.play_ended.ok", { name: p, n: ev.play, reason })
-        : t(mine ? "ev.play_ended.void.me" : "ev.play_ended.void", { name: p, n: ev.play, reason });
+      const why = whys(ev.wounds, mine);
+      const vars = { name: p, n: ev.play, reason, why };
+      const ok = ev.outcome === "confirmed";
+      const base = why
+        ? (ok ? tm("rs.ok", mine, vars) : tm("rs.void", mine, vars))
+        : (ok ? tm("ev.play_ended.ok", mine, vars) : tm("ev.play_ended.void", mine, vars));
       const parts = [base];
-      if (fell) parts.push(t("ev.play_ended.fell", { cards: fell }));
+      if (Array.isArray(ev.fell_hand) && Array.isArray(ev.fell_table)) {
+        // Own cards and table cards apart (logs older than the split have only `fell`).
+        const hand = faces(ev.fell_hand), table = faces(ev.fell_table);
+        if (hand) parts.push(tm("rs.back_hand", mine, { name: p, cards: hand }));
+        if (table) parts.push(t("rs.back_table", { cards: table }));
+      } else if (fell) parts.push(t("ev.play_ended.fell", { cards: fell }));
       if (back) parts.push(t("ev.play_ended.staged_back", { cards: back }));
       return { level: (fell || ev.outcome !== "confirmed") && mine ? "alert" : (fell ? "info" : "minor"), text: parts.join(" ") };
+    }
+    case "play_fallen": {
+      // A confirmed play that fell for its own wounded melds (R10's final sweep); one that a
+      // chain brought down is told by chain_undo, with the failed play's reasons.
+      if (ev.cause !== ev.play || !(ev.wounds || []).length) return null;
+      return { level: mine ? "alert" : "info", text: tm("rs.fallen", mine, { name: p, n: ev.play, why: whys(ev.wounds, mine) }) };
     }
     case "hold_ended":
       if (ev.reason === "expired") return { level: mine ? "alert" : "minor", text: tm("ev.hold_expired", mine, { name: p, card: faces([ev.card]) }) };
@@ -94,7 +133,7 @@ export function describeEvent(ev, me) {
       if (ev.deferred === "pending") return { level: "info", text: t("ev.forced_draw.pending") };
       return { level: "info", text: ev.card ? t("ev.forced_draw.card", { card: faces([ev.card]) }) : t("ev.forced_draw") };
     case "split":
-      return { level: "minor", text: t("ev.split", { meld: ev.meld, into: (ev.into || []).map((m) => "#" + m).join(", ") }) };
+      return { level: "minor", text: t("ev.split", { meld: ev.meld, into: (ev.into || []).join(", ") }) };
     case "reserved":
       return { level: mine ? "info" : "alert", text: t("ev.reserved", { card: faces([ev.card]), name: who(p, me) }) };
     case "added":
