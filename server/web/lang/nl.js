@@ -372,7 +372,7 @@ const nl = {
   "hint.advice.lay_first": "Leg {cards} uit als eigen combinatie: je kunt pas uitgaan als je er een hebt uitgelegd.",
   "hint.advice.hold_back": "Houd {cards} nog in je hand: je kunt pas uitgaan nadat je een eigen combinatie uit je hand hebt uitgelegd.",
   "hint.advice.need_draw": "Houd {cards} nog in je hand: je kunt pas uitgaan nadat je minstens één kaart hebt getrokken.",
-  "hint.advice.go_out": "Met deze zet is je hand leeg en ga je uit met {cards}. Roep eerst Stop!, dan kan niemand je in de weg zitten.",
+  "hint.advice.go_out": "Met deze zet is je hand leeg en ga je uit met {cards}. Roep eerst Stop! Dan kan niemand je in de weg zitten.",
   // -- reasons
   "rs.void": "Zet {n} van {name} leverde niets op, omdat {why}.",
   "rs.void.me": "Je zet {n} leverde niets op, omdat {why}.",
