@@ -97,7 +97,7 @@ export function myArea(S, A, mine) {
       h("button", { class: "btn tiny" + (S.sortMode === "suit" ? " on" : ""), type: "button", id: "sort-suit", "aria-pressed": String(S.sortMode === "suit"), onclick: (ev) => { ev.stopPropagation(); A.sort("suit"); } }, t("me.by_suit")),
       h("button", { class: "btn tiny" + (S.sortMode === "rank" ? " on" : ""), type: "button", id: "sort-rank", "aria-pressed": String(S.sortMode === "rank"), onclick: (ev) => { ev.stopPropagation(); A.sort("rank"); } }, t("me.by_rank")),
       S.sortMode === "custom" ? h("span", { class: "muted" }, " ", t("me.custom")) : null)),
-  h("div", { class: "cards hand-cards" + (S.handOrder.length > 14 ? " many" : ""), "data-group": "hand", id: "my-hand", "data-scroll": "hand" },
+  h("div", { class: "cards hand-cards" + (S.handOrder.length > 24 ? " many lots" : S.handOrder.length > 12 ? " many" : ""), "data-group": "hand", id: "my-hand", "data-scroll": "hand" },
     handCards.length ? handCards : h("span", { class: "muted hint" }, t(mine.stock_count && active ? "me.hand_empty_draw" : "me.hand_empty"))));
 
   const hint = hv.result ? t("me.hint_over")
