@@ -338,10 +338,11 @@ def report(results: list[HandResult], wall: float, args: argparse.Namespace) -> 
         stats.update(r.stats)
     stuck = [r for r in results if r.stuck]
     durations = sorted(r.seconds for r in results if not r.stuck)
+    scaled = (f"TIME-SCALED x{args.time_scale:g} (every server clock and bot delay divided by "
+              f"{args.time_scale:g}; game times below are wall times x{args.time_scale:g})")
     pace = ("no reaction delay" if real_time_off(args) else
-            f"pace none with a {args.reaction:g} s reaction, TIME-SCALED" if args.pace == "none" else
-            f"human pace, TIME-SCALED x{args.time_scale:g} (every server clock and bot delay "
-            f"divided by {args.time_scale:g}; game times below are wall times x{args.time_scale:g})")
+            f"pace none with a {args.reaction:g} s reaction, {scaled}" if args.pace == "none"
+            else f"human pace, {scaled}")
     print(f"\nBot league: {n} hands ({len(stuck)} stuck) in {wall:.0f} s wall = "
           f"{n / wall * 60:.1f} hands/min; {args.concurrency} hands at once, {pace}, "
           f"solver budget {args.budget * 1000:.0f} ms, clocks {clocks_of(args)}")
