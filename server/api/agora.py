@@ -2,7 +2,8 @@
 
 A socket needs a session token (``?token=`` or ``Authorization: Bearer``; none or a bad one
 closes with 4401, a revoked one with 4402, and a socket whose session is revoked later is
-closed with 4402 within seconds: ``server.accounts``). It sends ``join`` to queue, ``leave`` to stop waiting; closing it leaves the
+closed with 4402 within seconds: ``server.accounts``). Only an account may queue: a guest's
+``join`` is answered with the error ``account_needed`` (the socket stays open). It sends ``join`` to queue, ``leave`` to stop waiting; closing it leaves the
 queue too. See ``server.agora`` and ``docs/protocol.md`` ("Agora").
 
 This router is included before ``server.api.ws``, whose ``/ws/{code}`` would otherwise take
@@ -19,9 +20,10 @@ from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel
 
 from ..abuse import FloodGuard, cut_off, frame_too_large
-from ..accounts import Accounts
+from ..accounts import SENTENCES, Accounts
 from ..agora import (
     Agora,
+    AgoraErrorOut,
     AgoraPingIn,
     Enter,
     Exit,
@@ -113,7 +115,10 @@ async def _agora_socket(websocket: WebSocket, settings: Settings, sessions: Sess
                 await cut_off(websocket, "flood", metrics)
                 break
             parsed = parse(data, settings.max_message_bytes)
-            if isinstance(parsed, JoinIn):
+            if isinstance(parsed, JoinIn) and session.guest:
+                conn.send(dump(AgoraErrorOut(code="account_needed",
+                                             message=SENTENCES["account_needed"])))
+            elif isinstance(parsed, JoinIn):
                 await agora.put(Join(conn, parsed))
             elif isinstance(parsed, AgoraPingIn):
                 conn.send(_PONG)
