@@ -2,7 +2,8 @@
 
 :class:`Hasher` runs every hash and verification in a ``ThreadPoolExecutor`` of ``workers``
 threads (argon2-cffi releases the GIL while it hashes, so the loop keeps serving tables), and
-takes at most ``workers + queue`` jobs at once: one more is refused at once with
+takes at most ``workers + queue`` jobs at once (the workers run at a lower scheduling
+priority, :data:`WORKER_NICENESS`, so that the loop's thread comes first on a busy CPU): one more is refused at once with
 :class:`HasherBusy` (503 ``accounts_busy``) rather than queued without end, so a storm of
 logins costs a bounded amount of memory and CPU and a bounded wait.
 
@@ -13,6 +14,9 @@ Password Storage Cheat Sheet's first choice); ``bench/logins.py`` prints what on
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -30,6 +34,17 @@ PARALLELISM = 1
 
 BUSY = "The server is busy checking passwords: try again in a moment."
 
+#: Niceness added to each hash worker thread (Linux: per thread), so that on a busy machine the
+#: scheduler runs the event loop's thread first: a storm of logins waits, the tables do not.
+WORKER_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Worker initializer: lower this thread's scheduling priority where the OS allows it."""
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(),
+                       min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS))
+
 
 class HasherBusy(ApiError):
     """Every worker is busy and the queue is full (503 ``accounts_busy``)."""
@@ -45,7 +60,8 @@ class Hasher:
                  memory_cost: int = MEMORY_COST_KIB, parallelism: int = PARALLELISM) -> None:
         self._ph = PasswordHasher(time_cost=time_cost, memory_cost=memory_cost,
                                   parallelism=parallelism)
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="argon2",
+                                        initializer=_lower_priority)
         self.limit = workers + queue
         self.busy = 0  # jobs running or waiting
         # A hash to verify unknown names against, so that a login for a name nobody has
