@@ -368,3 +368,27 @@ def test_the_hash_pool_refuses_past_its_queue() -> None:
         assert isinstance(busy[0], ApiError) and busy[0].status == 503
         assert busy[0].code == "accounts_busy"
     run(go())
+
+
+# ---------------------------------------------------------------------------- docs
+
+
+def test_the_accounts_codes_settings_and_close_code_are_documented() -> None:
+    from pathlib import Path
+
+    from server.accounts import SENTENCES
+    from server.errors import CLOSE_REVOKED
+
+    root = Path(__file__).resolve().parents[1]
+    errors_md = (root / "docs" / "errors.md").read_text("utf-8")
+    protocol = (root / "docs" / "protocol.md").read_text("utf-8")
+    readme = (root / "README.md").read_text("utf-8")
+    for code, sentence in [*SENTENCES.items(), ("accounts_busy", HasherBusy().message)]:
+        assert f"`{code}`" in errors_md and sentence in errors_md, code
+        assert f"`{code}`" in protocol, code
+    assert f"**{CLOSE_REVOKED}**" in protocol and str(CLOSE_REVOKED) in errors_md
+    for field in ("logins_per_ip_per_minute", "logins_per_name_per_minute",
+                  "registrations_per_ip_per_hour", "hash_workers", "hash_queue",
+                  "revocation_check_seconds", "session_max_age"):
+        assert f"MACHIAVELOX_{field.upper()}" in readme, field
+        assert field in Settings.model_fields

@@ -51,6 +51,12 @@ function loggedOut(note) {
   state.note = note;
 }
 
+/** A socket of this session was closed with 4402 (logged out, here or elsewhere): forget it. */
+export function revokedSession() {
+  if (!ctx || !isAccount(ctx.S.session)) return;
+  loggedOut(t("err.session_revoked"));
+}
+
 export const Account = {
   register(name, password) {
     return run(async () => loggedIn(await api("POST", "/api/accounts", { name: (name || "").trim(), password })));

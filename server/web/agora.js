@@ -6,7 +6,7 @@
 // of the old place). A reload of /#agora does the same (sessionStorage remembers the wish).
 // Going to any other page, or "Leave the queue", leaves it. "matched" goes straight to the
 // table, which then plays as any table does.
-import { renderAccount, isAccount } from "./account.js";
+import { renderAccount, isAccount, revokedSession } from "./account.js";
 import { t, refusalText } from "./i18n.js";
 import { h, toast } from "./ui.js";
 
@@ -142,6 +142,7 @@ export function createAgora(ctx) {
             ctx.ensureSession(name).then(() => { if (wants()) open(); }, (e) => set({ phase: "failed", error: ctx.errorText(e) }));
             return;
           }
+          if (code === 4402) revokedSession(); // logged out (issue 18): the account form shows why
           setWant(false);
           S.agora.phase = "failed";
           S.agora.error = t("agora.cut_off");

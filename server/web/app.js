@@ -15,7 +15,7 @@ import { renderHome } from "./home.js";
 import { renderTable } from "./table.js";
 import { createAgora, renderAgora, isAgoraCode } from "./agora.js";
 import { createRanking, renderRanking, renderHistory } from "./ranking.js";
-import { initAccount } from "./account.js";
+import { initAccount, revokedSession } from "./account.js";
 
 const LS = {
   session: "mvx.session",   // {token, name}
@@ -328,6 +328,7 @@ function connect() {
           ensureSession(name).then(() => { S.code = null; openTable(table); }, (e) => { S.fatal = apiErrorText(e); render(); });
           return;
         }
+        if (code === 4402) { revokedSession(); S.fatal = t("err.session_revoked"); render(); return; } // logged out (issue 18)
         if (code === 4409) {
           // Replaced by a newer window of this seat: say so and wait; never reconnect by
           // ourselves (the two windows would take the seat from each other forever).
