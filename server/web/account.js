@@ -1,27 +1,25 @@
 // Accounts (issue 18): register, log in, log out, log out everywhere. The agora and its
 // ranking need an account; guests (a name only) play friendly games. A session here is
 // {token, name, account} (account: the server's account id; absent for a guest), kept where
-// app.js keeps every session (localStorage). See docs/protocol.md, "Accounts".
+// every session is (state.js: S.session, localStorage LS.session). See docs/protocol.md,
+// "Accounts".
 import { t } from "./i18n.js";
 import { api, ApiError } from "./net.js";
 import { h } from "./ui.js";
+import { S, LS, save } from "./state.js";
+import { render } from "./render.js";
 
-let ctx = null; // {S, render, saveSession(session | null), errorText(e)}: set by initAccount
 const state = { busy: false, error: null, note: null };
-
-/** Wire the forms to the app's state (app.js, once). */
-export function initAccount(appCtx) {
-  ctx = appCtx;
-}
 
 /** Is this session an account's (not a guest's)? */
 export function isAccount(session) {
   return !!(session && session.token && session.account);
 }
 
+/** The sentence of a refused request: every accounts code has one in each language. */
 function text(e) {
-  if (e instanceof ApiError) return ctx.errorText(e);
-  return String(e);
+  if (!(e instanceof ApiError)) return String(e);
+  return t("err." + e.code, {}, null) || e.message || t("err.network");
 }
 
 async function run(fn) {
@@ -29,31 +27,31 @@ async function run(fn) {
   state.busy = true;
   state.error = null;
   state.note = null;
-  ctx.render();
+  render();
   try {
     await fn();
   } catch (e) {
     state.error = text(e);
   } finally {
     state.busy = false;
-    ctx.render();
+    render();
   }
 }
 
 function loggedIn(res) {
-  ctx.S.session = { token: res.token, name: res.name, account: res.account };
-  ctx.saveSession(ctx.S.session);
+  S.session = { token: res.token, name: res.name, account: res.account };
+  save(LS.session, S.session);
 }
 
 function loggedOut(note) {
-  ctx.S.session = null;
-  ctx.saveSession(null);
+  S.session = null;
+  save(LS.session, null);
   state.note = note;
 }
 
 /** A socket of this session was closed with 4402 (logged out, here or elsewhere): forget it. */
 export function revokedSession() {
-  if (!ctx || !isAccount(ctx.S.session)) return;
+  if (!isAccount(S.session)) return;
   loggedOut(t("err.session_revoked"));
 }
 
@@ -65,7 +63,7 @@ export const Account = {
     return run(async () => loggedIn(await api("POST", "/api/login", { name: (name || "").trim(), password })));
   },
   logout() {
-    const session = ctx.S.session;
+    const session = S.session;
     return run(async () => {
       try {
         await api("POST", "/api/logout", undefined, session && session.token);
@@ -77,7 +75,7 @@ export const Account = {
     });
   },
   logoutAll() {
-    const session = ctx.S.session;
+    const session = S.session;
     return run(async () => {
       const res = await api("POST", "/api/logout-all", undefined, session && session.token);
       loggedOut(t("acct.logged_out_all", { n: res.revoked }));
@@ -86,7 +84,7 @@ export const Account = {
 };
 
 /** The account panel: who is logged in (log out, everywhere), or the log-in / register form. */
-export function renderAccount(S) {
+export function renderAccount() {
   const value = (id) => document.getElementById(id).value;
   const status = [
     state.error ? h("p", { class: "error", role: "alert", id: "acct-error" }, state.error) : null,

@@ -9,87 +9,14 @@
 import { renderAccount, isAccount, revokedSession } from "./account.js";
 import { t, refusalText } from "./i18n.js";
 import { h, toast } from "./ui.js";
+import { ReconnectingSocket } from "./socket.js";
 
-const BACKOFF_MS = [300, 800, 1500, 3000, 5000, 8000];
 const WANT = "mvx.agora.want";   // sessionStorage: "1" while this tab wants to be queued
 const CODES = "mvx.agora.codes"; // localStorage: codes of the agora tables this browser was matched to
 
-/** One /ws/agora socket; reconnects by itself unless closed by us or by a 4xxx/1008 close. */
-export class AgoraSocket {
-  constructor(token, handlers) {
-    this.token = token;
-    this.handlers = handlers; // onOpen(), onMessage(msg), onState(state, code)
-    this.ws = null;
-    this.attempt = 0;
-    this.closedByUs = false;
-    this.pingTimer = null;
-    this.retryTimer = null;
-  }
-
-  url() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${proto}//${location.host}/ws/agora?token=${encodeURIComponent(this.token)}`;
-  }
-
-  connect() {
-    this.closedByUs = false;
-    this.handlers.onState("connecting");
-    let ws;
-    try { ws = new WebSocket(this.url()); } catch (e) { this.scheduleRetry(); return; }
-    this.ws = ws;
-    ws.onopen = () => {
-      this.attempt = 0;
-      this.handlers.onState("open");
-      clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
-      this.handlers.onOpen();
-    };
-    ws.onmessage = (ev) => {
-      let msg;
-      try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      this.handlers.onMessage(msg);
-    };
-    ws.onclose = (ev) => {
-      clearInterval(this.pingTimer);
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (this.closedByUs) { this.handlers.onState("closed"); return; }
-      // 4401: bad token; 1008: cut off (flood, oversized frame). Do not fight the server.
-      if ((ev.code >= 4000 && ev.code < 5000) || ev.code === 1008) {
-        this.handlers.onState("failed", ev.code);
-        return;
-      }
-      this.scheduleRetry();
-    };
-    ws.onerror = () => { /* onclose follows */ };
-  }
-
-  scheduleRetry() {
-    this.handlers.onState("connecting");
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    this.attempt += 1;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => this.connect(), base + Math.random() * base * 0.3);
-  }
-
-  send(obj) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(obj)); return true; }
-    return false;
-  }
-
-  close() {
-    this.closedByUs = true;
-    clearTimeout(this.retryTimer);
-    clearInterval(this.pingTimer);
-    if (this.ws) this.ws.close(1000);
-    this.ws = null;
-  }
-
-  /** For tests: drop the socket as a network failure would (it reconnects). */
-  dropForTest() {
-    if (this.ws) this.ws.close(1000);
-    this.closedByUs = false;
-  }
+function agoraUrl(token) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${proto}//${location.host}/ws/agora?token=${encodeURIComponent(token)}`;
 }
 
 function wants() { try { return sessionStorage.getItem(WANT) === "1"; } catch (e) { return false; } }
@@ -125,7 +52,10 @@ export function createAgora(ctx) {
 
   function open() {
     if (sock) return;
-    const s = new AgoraSocket(S.session.token, {
+    // One /ws/agora socket (socket.js); 4401 (bad token) and 1008 (cut off: flood, oversized
+    // frame) are final: the server is not fought.
+    const token = S.session.token;
+    const s = new ReconnectingSocket(() => agoraUrl(token), {
       onOpen: () => { if (wants()) s.send({ type: "join" }); },
       onMessage: (msg) => onMessage(s, msg),
       onState: (state, code) => {
@@ -149,7 +79,7 @@ export function createAgora(ctx) {
         }
         ctx.render();
       },
-    });
+    }, { pingMs: 20000, fails: (code) => (code >= 4000 && code < 5000) || code === 1008 });
     sock = s;
     window.__mvxAgora = { S, sock: s }; // for the browser tests
     s.connect();
@@ -255,7 +185,7 @@ export function renderAgora(S, Agora, go) {
   const a = S.agora;
   const parts = [h("h2", { id: "agora-title" }, t("agora.title")), h("p", { class: "muted" }, t("agora.intro"))];
   if (!isAccount(S.session)) {
-    parts.push(renderAccount(S)); // the agora needs an account (issue 18)
+    parts.push(renderAccount()); // the agora needs an account (issue 18)
   } else if (a.phase === "queued" || a.phase === "connecting" || a.phase === "leaving") {
     const waiting = typeof a.waiting === "number" ? a.waiting : null;
     parts.push(h("div", { class: "agora-wait", id: "agora-wait", role: "status", "aria-live": "polite" },

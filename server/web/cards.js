@@ -1,5 +1,6 @@
 // Cards in R1 notation ("10H", "QS", "AC"; "JK" for a joker in classic rule sets):
-// parsing, the suit symbols and colours, and the two hand sorts.
+// parsing, the suit symbols and colours, and the hand order (the two sorts, the player's own
+// arrangement kept across views, moving cards in it). Pure: tests/js/cards.test.mjs.
 
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_SYMBOL = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
@@ -50,4 +51,42 @@ export function reconcileOrder(previous, faces, mode) {
     if (n > 0) { out.push(f); left.set(f, n - 1); }
   }
   return out;
+}
+
+/** How many copies of `face` are in `list`. */
+export function countOf(list, face) { let n = 0; for (const f of list || []) if (f === face) n++; return n; }
+
+/** The position of the `occ`-th copy (0-based) of `face` in `list`, or -1. */
+export function nthIndex(list, face, occ) {
+  let n = 0;
+  for (let i = 0; i < list.length; i++) if (list[i] === face) { if (n === occ) return i; n++; }
+  return -1;
+}
+
+/**
+ * The hand `order` with the cards `items` ([{face, occ}], in any order) taken out and put,
+ * in their order in the hand, before the card that was at position `index` (order.length:
+ * at the end). Items not in the hand are ignored. A new list; the multiset is unchanged.
+ */
+export function moveInOrder(order, items, index) {
+  const positions = items.map((s) => nthIndex(order, s.face, s.occ)).filter((i) => i >= 0).sort((a, b) => a - b);
+  const moving = positions.map((i) => order[i]);
+  const rest = order.filter((_, i) => !positions.includes(i));
+  const before = positions.filter((i) => i < index).length;
+  const at = Math.max(0, Math.min(rest.length, index - before));
+  return [...rest.slice(0, at), ...moving, ...rest.slice(at)];
+}
+
+/**
+ * Keyboard rearranging: the `occ`-th copy of `face` swapped with its neighbour `delta` (-1:
+ * left, +1: right). Returns {order, occ} (the card's occurrence number where it now is), or
+ * null when it cannot move (not in the hand, or at that end already).
+ */
+export function shiftInOrder(order, face, occ, delta) {
+  const i = nthIndex(order, face, occ);
+  const j = i + delta;
+  if (i < 0 || j < 0 || j >= order.length) return null;
+  const out = [...order];
+  [out[i], out[j]] = [out[j], out[i]];
+  return { order: out, occ: countOf(out.slice(0, j), face) };
 }

@@ -40,7 +40,7 @@ export function renderHome(S, Home, R, go) {
       h("h2", {}, t("home.agora")),
       h("p", { class: "muted" }, t("home.agora_text")),
       typeof S.agoraCount === "number" && S.agoraCount > 0 ? h("p", { id: "agora-waiting" }, t("home.agora_waiting", { n: S.agoraCount })) : null,
-      renderAccount(S),
+      renderAccount(),
       h("button", { class: "btn primary", type: "button", id: "agora-btn", onclick: (ev) => busy(ev, () => Home.agora(isAccount(S.session) ? S.session.name : nameInput())) }, t("home.agora_btn")),
       h("p", { class: "muted small" }, t("home.agora_name")),
       h("h2", {}, t("home.ranking")),

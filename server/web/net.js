@@ -1,5 +1,6 @@
 // Talking to the server: the HTTP API (docs/protocol.md) and one WebSocket per table that
-// reconnects by itself with backoff and resumes from the last version it saw.
+// reconnects by itself with backoff (socket.js) and resumes from the last version it saw.
+import { ReconnectingSocket } from "./socket.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -43,31 +44,33 @@ export async function probe(path) {
   }
 }
 
-const BACKOFF_MS = [300, 800, 1500, 3000, 5000, 8000];
 const PING_MS = 5000; // a ping every 5 s; a socket silent for twice that is dead: reconnect
 const RESEND_WINDOW_MS = 8000; // unanswered commands younger than this are re-sent (same id) after a reconnect
 
 /**
- * One table's socket. `handlers.onMessage(msg)` gets every server message;
- * `handlers.onState(state)` gets "connecting" | "open" | "closed" | "failed".
- * `command(do, fields)` sends a command and resolves with {ok, code, message} once the server
- * acks or refuses it; commands are never applied locally.
+ * One table's socket (a ReconnectingSocket, socket.js). `handlers.onMessage(msg)` gets every
+ * server message; `handlers.onState(state, code, reason)` gets "connecting" | "open" |
+ * "closed" | "failed". `command(do, fields)` sends a command and resolves with
+ * {ok, code, message} once the server acks or refuses it; commands are never applied locally.
  */
 export class Connection {
   constructor(code, token, handlers) {
     this.code = code;
     this.token = token;
     this.handlers = handlers;
-    this.ws = null;
-    this.attempt = 0;
-    this.closedByUs = false;
     this.lastVersion = null;
     this.pending = new Map(); // id -> {msg, resolve, sentAt}
     this.hints = new Map(); // id -> resolve (hint messages: answered by a "hint" or a "refused")
     this.prefix = Math.random().toString(36).slice(2, 7);
     this.counter = 0;
-    this.pingTimer = null;
-    this.retryTimer = null;
+    this.sock = new ReconnectingSocket(() => this.url(), {
+      onOpen: () => this.opened(),
+      onMessage: (msg) => this.received(msg),
+      onState: (state, closeCode, reason) => {
+        if (state === "failed") { this.handlers.onState(state, closeCode, reason); this.failAll(); return; }
+        this.handlers.onState(state, closeCode, reason);
+      },
+    }, { pingMs: PING_MS, deadMs: 2 * PING_MS });
   }
 
   url() {
@@ -76,98 +79,40 @@ export class Connection {
     return `${proto}//${location.host}/ws/${encodeURIComponent(this.code)}${q}`;
   }
 
-  connect() {
-    this.closedByUs = false;
-    this.handlers.onState("connecting");
-    let ws;
-    try {
-      ws = new WebSocket(this.url());
-    } catch (e) {
-      this.scheduleRetry();
-      return;
+  connect() { this.sock.connect(); }
+
+  opened() {
+    // Always first: the server then sends welcome, the missed events (if any) and a snapshot
+    // at once instead of waiting to see whether a resume comes.
+    this.raw({ type: "resume", last_version: this.lastVersion });
+    const now = Date.now();
+    for (const [id, p] of this.pending) {
+      if (now - p.sentAt <= RESEND_WINDOW_MS) this.raw(p.msg);
+      else { this.pending.delete(id); p.resolve({ ok: false, code: "not_sent", message: "" }); }
     }
-    this.ws = ws;
-    ws.onopen = () => {
-      this.attempt = 0;
-      // Always first: the server then sends welcome, the missed events (if any) and a snapshot
-      // at once instead of waiting to see whether a resume comes.
-      this.raw({ type: "resume", last_version: this.lastVersion });
-      this.handlers.onState("open");
-      const now = Date.now();
-      for (const [id, p] of this.pending) {
-        if (now - p.sentAt <= RESEND_WINDOW_MS) this.raw(p.msg);
-        else { this.pending.delete(id); p.resolve({ ok: false, code: "not_sent", message: "" }); }
-      }
-      this.heardAt = Date.now();
-      clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => {
-        // Silent for two ping intervals (a paused or cut server): drop it and reconnect.
-        if (Date.now() - this.heardAt > 2 * PING_MS) { this.dropDead(ws); return; }
-        this.raw({ type: "ping" });
-      }, PING_MS);
-    };
-    ws.onmessage = (ev) => {
-      this.heardAt = Date.now();
-      let msg;
-      try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (typeof msg.version === "number" && (msg.type === "snapshot" || msg.type === "update" || msg.type === "welcome")) {
-        if (msg.type !== "welcome") this.lastVersion = Math.max(this.lastVersion ?? 0, msg.version);
-      }
-      if ((msg.type === "hint" || msg.type === "refused") && this.hints.has(msg.id)) {
-        const resolve = this.hints.get(msg.id);
-        this.hints.delete(msg.id);
-        resolve(msg);
-      }
-      if (msg.type === "ack" || msg.type === "refused") {
-        const p = this.pending.get(msg.id);
-        if (p) {
-          this.pending.delete(msg.id);
-          p.resolve(msg.type === "ack" ? { ok: true, version: msg.version }
-            : { ok: false, code: msg.code, message: msg.message });
-        }
-      }
-      this.handlers.onMessage(msg);
-    };
-    ws.onclose = (ev) => {
-      clearInterval(this.pingTimer);
-      if (this.ws !== ws) return;
-      this.ws = null;
-      if (this.closedByUs) { this.handlers.onState("closed"); return; }
-      // 4xxx: the server closed on purpose (no such table, replaced by another tab...): do not fight it.
-      // Anything else (1012: the table moved to another server process; 1013: try again) reconnects.
-      if (ev.code >= 4000 && ev.code < 5000) {
-        this.handlers.onState("failed", ev.code, ev.reason);
-        this.failAll();
-        return;
-      }
-      this.scheduleRetry();
-    };
-    ws.onerror = () => { /* onclose follows and retries */ };
   }
 
-  dropDead(ws) {
-    if (this.ws !== ws) return;
-    clearInterval(this.pingTimer);
-    this.ws = null;
-    try { ws.close(); } catch (e) { /* already closing */ }
-    this.scheduleRetry();
-  }
-
-  scheduleRetry() {
-    this.handlers.onState("connecting");
-    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
-    this.attempt += 1;
-    clearTimeout(this.retryTimer);
-    this.retryTimer = setTimeout(() => this.connect(), base + Math.random() * base * 0.3);
-  }
-
-  raw(obj) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(obj));
-      return true;
+  received(msg) {
+    if (typeof msg.version === "number" && (msg.type === "snapshot" || msg.type === "update")) {
+      this.lastVersion = Math.max(this.lastVersion ?? 0, msg.version);
     }
-    return false;
+    if ((msg.type === "hint" || msg.type === "refused") && this.hints.has(msg.id)) {
+      const resolve = this.hints.get(msg.id);
+      this.hints.delete(msg.id);
+      resolve(msg);
+    }
+    if (msg.type === "ack" || msg.type === "refused") {
+      const p = this.pending.get(msg.id);
+      if (p) {
+        this.pending.delete(msg.id);
+        p.resolve(msg.type === "ack" ? { ok: true, version: msg.version }
+          : { ok: false, code: msg.code, message: msg.message });
+      }
+    }
+    this.handlers.onMessage(msg);
   }
+
+  raw(obj) { return this.sock.send(obj); }
 
   command(doWhat, fields = {}) {
     const id = `c${this.prefix}${++this.counter}`;
@@ -195,17 +140,16 @@ export class Connection {
   }
 
   close() {
-    this.closedByUs = true;
-    clearTimeout(this.retryTimer);
-    clearInterval(this.pingTimer);
+    this.sock.close();
     this.failAll();
-    if (this.ws) this.ws.close(1000);
-    this.ws = null;
   }
 
-  /** For tests and the "reconnect now" button: drop the socket as a network failure would. */
-  dropForTest() {
-    if (this.ws) this.ws.close(1000);
-    this.closedByUs = false;
+  /** The "reconnect now" button: drop the socket and try again at once (no backoff). */
+  reconnectNow() {
+    this.sock.attempt = 0;
+    this.sock.dropForTest();
   }
+
+  /** For tests: drop the socket as a network failure would. */
+  dropForTest() { this.sock.dropForTest(); }
 }
