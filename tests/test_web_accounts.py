@@ -1,6 +1,7 @@
 """Accounts in a real browser (issue 18): the account form on the home page registers and
 logs in; a wrong password is told; "Log out everywhere" in a second browser closes the first
-browser's agora socket (4402), whose page forgets the session and says why; a guest cannot
+browser's agora socket and then its table socket (4402), whose page forgets the session and
+says why; a guest cannot
 take the account's name; the form speaks Italian and Dutch too.
 
 The names here are not the guest names of the other browser tests, which share the server.
@@ -67,6 +68,22 @@ def test_register_log_in_and_log_out_everywhere(live_server, browsers: Browsers)
         time.sleep(0.05)
     browsers.shot(one, "accounts-02-logged-out-elsewhere")
 
+    # Logged in again, the first browser sits at a friendly table; logging out everywhere
+    # from the second closes its table socket too, and the table page says why.
+    fill_account(one, NAME, PASSWORD)
+    one.click("#acct-login")
+    one.click("#agora-home")
+    expect(one.locator("#acct-as")).to_have_text(f"Logged in as {NAME}.")
+    one.click("#create-single")
+    expect(one.locator("#conn-status")).to_have_text("Connected")
+    fill_account(two, NAME, PASSWORD)
+    two.click("#acct-login")
+    two.click("#acct-logout-all")
+    expect(one.locator(".panel.fatal")).to_contain_text("This session was logged out: log in again.",
+                                                       timeout=5000)
+    assert one.evaluate("localStorage.getItem('mvx.session')") == "null"
+    browsers.shot(one, "accounts-03-table-logged-out")
+
     # A guest cannot take the account's name (a look-alike: Cyrillic і for i).
     guest = browsers.page("guest")
     guest.goto(live_server.url + "/")
@@ -81,7 +98,7 @@ def test_register_log_in_and_log_out_everywhere(live_server, browsers: Browsers)
     expect(guest.locator("#acct-register")).to_have_text("Registrati")
     guest.select_option("#lang", "nl")
     expect(guest.locator("#acct-login")).to_have_text("Inloggen")
-    browsers.shot(guest, "accounts-03-nl")
+    browsers.shot(guest, "accounts-04-nl")
 
     # The refused requests made on purpose log "Failed to load resource"; nothing else may.
     others = [e for e in browsers.errors if "Failed to load resource" not in e]
