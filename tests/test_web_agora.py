@@ -1,20 +1,22 @@
 """The agora in a real browser: three players queue from the home page, are matched, play a
 short hand and find it in the ranking and in their histories.
 
-* Ada and Bob join the agora queue from the home page; each sees their place and how many
-  wait. Bob leaves the queue and joins again; his socket drops (as a network failure would)
-  and the page reconnects and queues him again by itself.
-  A reload of his page keeps him queued.
-* Cy sees on the home page that two are waiting, opens the agora page, gives his name there
+* Ava and Bea join the agora queue from the home page; each sees their place and how many
+  wait. Bea leaves the queue and joins again; her socket drops (as a network failure would)
+  and the page reconnects and queues her again by itself.
+  A reload of her page keeps her queued.
+* Every player registers an account with the page's account form first (the agora needs
+  one; the names are not the guest names of the other browser tests, which share the server).
+  Cleo sees on the home page that two are waiting, opens the agora page, registers there
   and joins: the three are matched and each browser goes straight to the table (an "Agora
   hand").
-* The hand is a test-only stacked deal given with Ada's ``join`` (the agora's test deals,
+* The hand is a test-only stacked deal given with Ava's ``join`` (the agora's test deals,
   ``MACHIAVELOX_TEST_DEALS``): Playwright's websocket routing adds ``position`` to the join
-  message her page sends, so the client itself carries no test hook. Ada adds 7♣ to the
+  message her page sends, so the client itself carries no test hook. Ava adds 7♣ to the
   clubs run and goes out at once (63 points, R20).
-* From the end of the hand Ada opens the ranking: her row (highlighted, "you") shows 63 points
-  and one hand, as the server's ``GET /api/ranking`` says; she opens Bob's history from it
-  (lost), then her own (won). Cy queues again and leaves by going home: the queue is empty.
+* From the end of the hand Ava opens the ranking: her row (highlighted, "you") shows 63 points
+  and one hand, as the server's ``GET /api/ranking`` says; she opens Bea's history from it
+  (lost), then her own (won). Cleo queues again and leaves by going home: the queue is empty.
 
 No page may log a console error; screenshots go to ``test-artifacts/agora-*.png``.
 """
@@ -25,6 +27,7 @@ import json
 import re
 import time
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import test_web_support as web
@@ -75,9 +78,22 @@ def wait_queue_size(server: Any, n: int, timeout: float = 8.0) -> None:
         time.sleep(0.05)
 
 
+PASSWORD = "correct horse battery"
+
+
+def register_here(page: Any, name: str) -> None:
+    """Register the account ``name`` with the account form on this page (home or agora)."""
+    page.fill("#acct-name", name)
+    page.fill("#acct-password", PASSWORD)
+    page.click("#acct-register")
+    page.wait_for_function("(name) => { const s = JSON.parse(localStorage.getItem('mvx.session') || 'null'); return s && s.account && s.name === name; }",
+                           arg=name)
+
+
 def join_from_home(page: Any, server: Any, name: str) -> None:
     page.goto(server.url + "/")
-    page.fill("#name", name)
+    register_here(page, name)  # the agora needs an account (issue 18)
+    expect(page.locator("#acct-as")).to_have_text(f"Logged in as {name}.")
     page.click("#agora-btn")
     expect(page).to_have_url(server.url + "/#agora")
 
@@ -85,19 +101,19 @@ def join_from_home(page: Any, server: Any, name: str) -> None:
 def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browsers: Browsers) -> None:
     ada = browsers.page("ada")
     stack_the_deal(ada)
-    join_from_home(ada, live_server, "Ada")
+    join_from_home(ada, live_server, "Ava")
     expect(ada.locator("#agora-state")).to_have_text("Waiting for opponents…")
     expect(ada.locator("#agora-position")).to_have_text("You are number 1 in the queue.")
     expect(ada.locator("#agora-count")).to_have_text("Players waiting: 1")
     expect(ada.locator("#conn-status")).to_have_text("Connected")
 
     bob = browsers.page("bob")
-    join_from_home(bob, live_server, "Bob")
+    join_from_home(bob, live_server, "Bea")
     expect(bob.locator("#agora-position")).to_have_text("You are number 2 in the queue.")
     expect(ada.locator("#agora-count")).to_have_text("Players waiting: 2")
     browsers.shot(ada, "agora-01-waiting")
 
-    # Bob leaves the queue, then joins again (behind Ada).
+    # Bea leaves the queue, then joins again (behind Ava).
     bob.click("#agora-leave")
     expect(bob.locator("#agora-left")).to_have_text("You left the queue.")
     expect(ada.locator("#agora-count")).to_have_text("Players waiting: 1")
@@ -105,25 +121,25 @@ def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browse
     expect(bob.locator("#agora-position")).to_have_text("You are number 2 in the queue.")
     expect(ada.locator("#agora-count")).to_have_text("Players waiting: 2")
 
-    # Bob's socket drops: the page reconnects and queues him again by itself.
+    # Bea's socket drops: the page reconnects and queues her again by itself.
     bob.evaluate("window.__oldAgoraWs = window.__mvxAgora.sock.ws; window.__mvxAgora.sock.dropForTest()")
     bob.wait_for_function("() => { const a = window.__mvxAgora; return a.sock.ws && a.sock.ws !== window.__oldAgoraWs"
                           " && a.S.agora.phase === 'queued'; }")
     expect(bob.locator("#agora-position")).to_have_text("You are number 2 in the queue.")
     expect(bob.locator("#conn-status")).to_have_text("Connected")
-    # A reload keeps him waiting too (the tab remembers it wants to be queued).
+    # A reload keeps her waiting too (the tab remembers it wants to be queued).
     bob.reload()
     expect(bob.locator("#agora-position")).to_have_text("You are number 2 in the queue.")
     wait_queue_size(live_server, 2)
 
-    # Cy sees the queue on the home page, then opens the agora page itself: with no name yet,
+    # Cleo sees the queue on the home page, then opens the agora page itself: with no name yet,
     # it asks for one, and joining completes the group.
     cy = browsers.page("cy")
     cy.goto(live_server.url + "/")
     expect(cy.locator("#agora-waiting")).to_have_text("Waiting in the queue now: 2")
     browsers.shot(cy, "agora-02-home")
     cy.goto(live_server.url + "/#agora")
-    cy.fill("#name", "Cy")
+    register_here(cy, "Cleo")
     cy.click("#agora-join")
 
     # Matched: every browser goes straight to the table.
@@ -142,40 +158,41 @@ def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browse
     expect(ada.locator("#my-hand .card")).to_have_count(1)
     expect(bob.locator("#my-hand .card")).to_have_count(2)
 
-    # Ada plays 7C onto the clubs run and goes out.
+    # Ava plays 7C onto the clubs run and goes out.
     ada.click("#my-hand .card[data-face='7C']")
     ada.click(".meld[data-meld='1'] .meld-head")
     for page in (ada, bob, cy):
         expect(page.locator("#final-result")).to_be_visible()
     expect(ada.locator("#result-title")).to_contain_text("You won the hand")
-    expect(ada.locator("#hand-scores tr[data-player='Ada']")).to_contain_text(f"+{WINNER_POINTS}")
+    expect(ada.locator("#hand-scores tr[data-player='Ava']")).to_contain_text(f"+{WINNER_POINTS}")
     expect(ada.locator("#btn-ranking")).to_be_visible()
     browsers.shot(ada, "agora-03-hand-won")
 
-    # The ranking, as the server has it; Ada's own row is highlighted.
+    # The ranking, as the server has it; Ava's own row is highlighted.
     r = httpx.get(live_server.url + "/api/ranking", trust_env=False, timeout=10)
     ranking = {row["name"]: row for row in r.json()["ranking"]}
-    assert ranking["Ada"]["points"] == WINNER_POINTS and ranking["Ada"]["hands"] == 1
+    assert ranking["Ava"]["points"] == WINNER_POINTS and ranking["Ava"]["hands"] == 1
     ada.click("#btn-ranking")
     expect(ada).to_have_url(live_server.url + "/#ranking")
     table = ada.locator("#ranking-table")
     mine = table.locator("tr.me-row")
     expect(mine).to_have_count(1)
-    expect(mine).to_contain_text("Ada")
+    expect(mine).to_contain_text("Ava")
     expect(mine).to_contain_text("you")
-    expect(mine.locator("td").nth(0)).to_have_text(str(ranking["Ada"]["rank"]))
+    expect(mine.locator("td").nth(0)).to_have_text(str(ranking["Ava"]["rank"]))
     expect(mine.locator("td").nth(1)).to_have_text(f"+{WINNER_POINTS}")
     expect(mine.locator("td").nth(2)).to_have_text("1")
-    for name in ("Bob", "Cy"):
+    for name in ("Bea", "Cleo"):
         row = table.locator(f"tr[data-player-id='{ranking[name]['player_id']}']")
         expect(row).to_contain_text(name)
         expect(row.locator("td").nth(2)).to_have_text("1")
     browsers.shot(ada, "agora-04-ranking")
 
-    # Bob's history, from his name in the ranking; then Ada's own.
-    table.get_by_role("link", name="Bob", exact=True).click()
-    expect(ada).to_have_url(live_server.url + f"/#player/{ranking['Bob']['player_id']}")
-    expect(ada.locator("#history-title")).to_have_text("Agora hands of Bob")
+    # Bea's history, from her name in the ranking; then Ava's own.
+    table.get_by_role("link", name="Bea", exact=True).click()
+    # An account's player id ("a:" + its id) is URL-encoded in the address.
+    expect(ada).to_have_url(live_server.url + f"/#player/{quote(ranking['Bea']['player_id'], safe='')}")
+    expect(ada.locator("#history-title")).to_have_text("Agora hands of Bea")
     rows = ada.locator("#history-table tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("Lost")
@@ -194,7 +211,7 @@ def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browse
     expect(ada.locator("#history-table tbody tr").first).to_contain_text("Vinta")
     browsers.shot(ada, "agora-06-my-history-it")
 
-    # Cy queues again from the end of the hand, then goes home: that leaves the queue.
+    # Cleo queues again from the end of the hand, then goes home: that leaves the queue.
     cy.click("#btn-agora-again")
     expect(cy).to_have_url(live_server.url + "/#agora")
     expect(cy.locator("#agora-position")).to_have_text("You are number 1 in the queue.")
@@ -202,6 +219,6 @@ def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browse
     cy.click("#agora-home")
     expect(cy.locator("#agora-btn")).to_be_visible()
     wait_queue_size(live_server, 0)
-    expect(cy.locator("#ranking-preview")).to_contain_text("Ada")
+    expect(cy.locator("#ranking-preview")).to_contain_text("Ava")
 
     browsers.assert_no_console_errors()

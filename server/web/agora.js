@@ -6,6 +6,7 @@
 // of the old place). A reload of /#agora does the same (sessionStorage remembers the wish).
 // Going to any other page, or "Leave the queue", leaves it. "matched" goes straight to the
 // table, which then plays as any table does.
+import { renderAccount, isAccount, revokedSession } from "./account.js";
 import { t, refusalText } from "./i18n.js";
 import { h, toast } from "./ui.js";
 import { ReconnectingSocket } from "./socket.js";
@@ -71,6 +72,7 @@ export function createAgora(ctx) {
             ctx.ensureSession(name).then(() => { if (wants()) open(); }, (e) => set({ phase: "failed", error: ctx.errorText(e) }));
             return;
           }
+          if (code === 4402) revokedSession(); // logged out (issue 18): the account form shows why
           setWant(false);
           S.agora.phase = "failed";
           S.agora.error = t("agora.cut_off");
@@ -116,7 +118,7 @@ export function createAgora(ctx) {
       case "error": {
         const known = t("err." + msg.code, {}, null);
         const text = known || refusalText(msg.code, msg.message);
-        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field" || msg.code === "store_unavailable") {
+        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field" || msg.code === "store_unavailable" || msg.code === "account_needed") {
           // Not queued (or no longer): the player may try again.
           setWant(false);
           shut();
@@ -182,13 +184,8 @@ export function createAgora(ctx) {
 export function renderAgora(S, Agora, go) {
   const a = S.agora;
   const parts = [h("h2", { id: "agora-title" }, t("agora.title")), h("p", { class: "muted" }, t("agora.intro"))];
-  if (!S.session) {
-    parts.push(h("form", { class: "home-form", id: "agora-name-form",
-      onsubmit: (ev) => { ev.preventDefault(); Agora.start(document.getElementById("name").value); } },
-    h("label", { for: "name" }, t("home.name")),
-    h("input", { id: "name", class: "input", autocomplete: "nickname", maxlength: "24", required: true, placeholder: t("home.name_placeholder") }),
-    h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "agora-join" }, t("agora.join"))),
-    S.homeError ? h("p", { class: "error", role: "alert", id: "home-error" }, S.homeError) : null));
+  if (!isAccount(S.session)) {
+    parts.push(renderAccount()); // the agora needs an account (issue 18)
   } else if (a.phase === "queued" || a.phase === "connecting" || a.phase === "leaving") {
     const waiting = typeof a.waiting === "number" ? a.waiting : null;
     parts.push(h("div", { class: "agora-wait", id: "agora-wait", role: "status", "aria-live": "polite" },

@@ -13,6 +13,7 @@ import { S, LS, load, save, resetTable } from "./state.js";
 import { ensureSession, apiErrorText } from "./session.js";
 import { pruneSelection } from "./selection.js";
 import { render, announce } from "./render.js";
+import { revokedSession } from "./account.js";
 
 /** Close the table's socket and forget the table (another page, or another table, opens). */
 export function leaveTableView() {
@@ -93,6 +94,7 @@ export function connect() {
           ensureSession(name).then(() => { S.code = null; openTable(table); }, (e) => { S.fatal = apiErrorText(e); render(); });
           return;
         }
+        if (code === 4402) { revokedSession(); S.fatal = t("err.session_revoked"); render(); return; } // logged out (issue 18)
         if (code === 4409) {
           // Replaced by a newer window of this seat: say so and wait; never reconnect by
           // ourselves (the two windows would take the seat from each other forever).

@@ -397,6 +397,27 @@ const en = {
   "why.no_own_card.me": "none of your own cards stayed on the table",
   "rs.fallen": "{name}'s play #{n} fell after a chain undo: {why}.",
   "rs.fallen.me": "Your play #{n} fell after a chain undo: {why}.",
+  // -- accounts
+  "acct.title": "Your account",
+  "acct.intro": "The agora and its ranking need an account: a name and a password. Friendly games need only a name.",
+  "acct.name": "Account name",
+  "acct.password": "Password (8 characters or more)",
+  "acct.login": "Log in",
+  "acct.register": "Register",
+  "acct.as": "Logged in as {name}.",
+  "acct.logout": "Log out",
+  "acct.logout_all": "Log out everywhere",
+  "acct.logged_out": "You are logged out.",
+  "acct.logged_out_all": "You are logged out everywhere ({n} sessions).",
+  "err.name_taken": "That name, or one that looks the same, belongs to another account: pick another.",
+  "err.name_registered": "That name belongs to a registered player: log in, or pick another name.",
+  "err.bad_password": "A password has 8 to 128 characters.",
+  "err.wrong_login": "That name and password do not match an account.",
+  "err.session_revoked": "This session was logged out: log in again.",
+  "err.account_needed": "The agora needs an account: log in or register first.",
+  "err.too_many_logins": "Too many login attempts: wait a minute and try again.",
+  "err.too_many_registrations": "Too many new accounts from your address: try again later.",
+  "err.accounts_busy": "The server is busy checking passwords: try again in a moment.",
 };
 
 export default en;

@@ -398,6 +398,27 @@ const it = {
   "why.no_own_card.me": "nessuna carta della tua mano è rimasta sul tavolo",
   "rs.fallen": "La giocata n. {n} di {name} è caduta dopo un annullamento a catena: {why}.",
   "rs.fallen.me": "La tua giocata n. {n} è caduta dopo un annullamento a catena: {why}.",
+  // -- accounts
+  "acct.title": "Il tuo account",
+  "acct.intro": "L'agorà e la sua classifica richiedono un account: un nome e una password. Per le partite amichevoli basta un nome.",
+  "acct.name": "Nome dell'account",
+  "acct.password": "Password (almeno 8 caratteri)",
+  "acct.login": "Accedi",
+  "acct.register": "Registrati",
+  "acct.as": "Account in uso: {name}.",
+  "acct.logout": "Esci",
+  "acct.logout_all": "Esci da tutti i dispositivi",
+  "acct.logged_out": "Hai chiuso la sessione.",
+  "acct.logged_out_all": "Account chiuso su tutti i dispositivi ({n} sessioni).",
+  "err.name_taken": "Questo nome, o uno che sembra uguale, appartiene a un altro account: scegline un altro.",
+  "err.name_registered": "Questo nome appartiene a chi ha un account: accedi, o scegli un altro nome.",
+  "err.bad_password": "Una password ha da 8 a 128 caratteri.",
+  "err.wrong_login": "Nome e password non corrispondono a nessun account.",
+  "err.session_revoked": "Questa sessione è stata chiusa: accedi di nuovo.",
+  "err.account_needed": "L'agorà richiede un account: accedi o registrati prima.",
+  "err.too_many_logins": "Troppi tentativi di accesso: aspetta un minuto e riprova.",
+  "err.too_many_registrations": "Troppi account nuovi dal tuo indirizzo: riprova più tardi.",
+  "err.accounts_busy": "Il server sta verificando molte password: riprova tra un momento.",
 };
 
 export default it;

@@ -398,6 +398,27 @@ const nl = {
   "why.no_own_card.me": "geen enkele kaart uit je eigen hand op tafel bleef",
   "rs.fallen": "Zet {n} van {name} viel na een kettingreactie, omdat {why}.",
   "rs.fallen.me": "Je zet {n} viel na een kettingreactie, omdat {why}.",
+  // -- accounts
+  "acct.title": "Je account",
+  "acct.intro": "Voor de agora en de ranglijst heb je een account nodig: een naam en een wachtwoord. Voor vriendschappelijke spellen is een naam genoeg.",
+  "acct.name": "Accountnaam",
+  "acct.password": "Wachtwoord (minstens 8 tekens)",
+  "acct.login": "Inloggen",
+  "acct.register": "Registreren",
+  "acct.as": "Ingelogd als {name}.",
+  "acct.logout": "Uitloggen",
+  "acct.logout_all": "Overal uitloggen",
+  "acct.logged_out": "Je bent uitgelogd.",
+  "acct.logged_out_all": "Je bent overal uitgelogd ({n} sessies).",
+  "err.name_taken": "Die naam, of een die er hetzelfde uitziet, hoort bij een ander account: kies een andere.",
+  "err.name_registered": "Die naam hoort bij een geregistreerde speler: log in, of kies een andere naam.",
+  "err.bad_password": "Een wachtwoord heeft 8 tot 128 tekens.",
+  "err.wrong_login": "Die naam en dat wachtwoord horen niet bij een account.",
+  "err.session_revoked": "Deze sessie is uitgelogd: log opnieuw in.",
+  "err.account_needed": "Voor de agora heb je een account nodig: log eerst in of registreer je.",
+  "err.too_many_logins": "Te veel inlogpogingen: wacht een minuut en probeer het opnieuw.",
+  "err.too_many_registrations": "Te veel nieuwe accounts vanaf je adres: probeer het later opnieuw.",
+  "err.accounts_busy": "De server controleert veel wachtwoorden: probeer het zo opnieuw.",
 };
 
 export default nl;
