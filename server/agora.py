@@ -22,11 +22,20 @@ finished hand goes to the ranking, see ``server.tables``), seats the three in qu
 tells each player's sockets ``matched`` with the table code and their seat; the clients then
 connect to ``/ws/{code}`` as for any table.
 
+Fair matching (issue 18): who plays whom is :func:`server.matching.choose_group` (close
+ratings first, widening with waiting time; not the same three twice in a row when others
+wait), tried at every join and every tick; the chosen three are taken out of the queue at
+once (``Store.queue_take``, which fails when another process took one of them first) and
+marked as seated at a live agora game (``Store.agora_seated``) until their hand is counted.
+A player id has one place in the queue (a logged-in player's id is their account's: one
+account never takes two seats), and joining while seated at a live agora game is refused
+(``already_playing``).
+
 Messages (``docs/protocol.md``, "Agora"), client → server: :class:`JoinIn`, :class:`LeaveIn`,
 ``ping``; server → client: :class:`QueuedOut`, :class:`LeftOut`, :class:`MatchedOut`,
 :class:`AgoraErrorOut` (codes: ``bad_json``, ``unknown_type``, ``bad_field``, ``too_large``,
-``test_deals_off``, ``too_many_tables``, ``store_unavailable``: the store did not answer, join
-again later), ``pong``.
+``test_deals_off``, ``too_many_tables``, ``already_playing``, ``store_unavailable``: the store
+did not answer, join again later), ``pong``.
 """
 
 from __future__ import annotations
@@ -35,6 +44,8 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -44,14 +55,14 @@ from .connection import Connection
 from .inbox import TableError
 from .journal import DealOptions
 from .logs import TableLog
+from .matching import GROUP, Waiting, choose_group
 from .metrics import Metrics
+from .rating import initial
 from .registry import TableRegistry
 from .sessions import Session
 from .settings import Settings
 from .store import QueueEntry, Store, StoreError
 
-#: Players per agora hand.
-GROUP = 3
 #: Seconds between two agora ticks: liveness renewed, messages taken, positions sent.
 AGORA_TICK = 1.0
 
@@ -92,12 +103,14 @@ class _Out(BaseModel):
 
 
 class QueuedOut(_Out):
-    """You wait in the queue at ``position`` (1: next); ``waiting`` players in all. Sent on
-    joining and whenever the queue before you changes."""
+    """You wait in the queue at ``position`` (1: next); ``waiting`` players in all; you have
+    waited ``waited`` seconds (the client counts on from there). Sent on joining and whenever
+    the queue before you changes."""
 
     type: Literal["queued"] = "queued"
     position: int
     waiting: int
+    waited: float = 0.0
 
 
 class LeftOut(_Out):
@@ -118,7 +131,7 @@ class MatchedOut(_Out):
 class AgoraErrorOut(_Out):
     type: Literal["error"] = "error"
     code: Literal["bad_json", "unknown_type", "bad_field", "too_large", "test_deals_off",
-                  "too_many_tables", "store_unavailable"]
+                  "too_many_tables", "already_playing", "store_unavailable"]
     message: str
 
 
@@ -201,7 +214,9 @@ class Agora:
     """Matchmaking for one server: its task, its sockets, the store's queue."""
 
     def __init__(self, registry: TableRegistry, store: Store, settings: Settings,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, clock: Callable[[], float] = time.time) -> None:
+        #: Wall-clock seconds (Unix time: shared by processes for waiting times); tests pass one.
+        self.clock = clock
         self.registry = registry
         self.store = store
         self.settings = settings
@@ -294,6 +309,7 @@ class Agora:
             self.options.pop(pid, None)
             self._told.pop(pid, None)
             self._send_player(pid, text)
+        await self._match()  # windows widen with time: a group may be possible now
         await self._tell_positions()
 
     def _send_player(self, player_id: str, text: str) -> None:
@@ -330,13 +346,31 @@ class Agora:
             return
         pid = conn.player_id
         session = self.sessions[pid]
-        new = await self.store.queue_join(pid, session.name)
+        live = await self._live_game(pid)
+        if live is not None:
+            conn.send(dump(AgoraErrorOut(
+                code="already_playing",
+                message=f"You are already playing an agora game (table {live}): finish it "
+                        "before joining the queue again." if live != "*" else
+                        "You are being seated at an agora game.")))
+            return
+        new = await self.store.queue_join(pid, session.name, since=self.clock())
         self._told.pop(pid, None)  # a join is always answered with the position
         if options is not None and (new or pid not in self.options):
             self.options[pid] = options
         self.log.info("agora joined" if new else "agora join again", seat=session.name)
         await self._match()
         await self._tell_positions()
+
+    async def _live_game(self, player_id: str) -> str | None:
+        """The code of the player's live agora game (``*``: being seated), or None. A table
+        this process holds whose game is over does not count (its hand is being counted)."""
+        live = (await self.store.agora_state([player_id]))[player_id].live
+        if live is not None and live != "*":
+            table = self.registry.get(live)
+            if table is not None and table.phase == "over":
+                return None
+        return live
 
     async def _leave(self, player_id: str) -> None:
         self.options.pop(player_id, None)
@@ -362,20 +396,37 @@ class Agora:
         members = await self.store.queue_members()
         if self.metrics is not None:
             self.metrics.agora_waiting.set(len(members))
+        now = self.clock()
         for i, entry in enumerate(members, 1):
             place = (i, len(members))
             if entry.player_id in self.by_player and self._told.get(entry.player_id) != place:
                 self._told[entry.player_id] = place
-                self._send_player(entry.player_id,
-                                  dump(QueuedOut(position=i, waiting=len(members))))
+                waited = round(max(0.0, now - entry.since), 1) if entry.since else 0.0
+                self._send_player(entry.player_id, dump(
+                    QueuedOut(position=i, waiting=len(members), waited=waited)))
 
     async def _match(self) -> None:
-        """Start a game for every group of three waiting."""
-        while True:
-            group = await self.store.queue_pop(GROUP)
-            if group is None:
+        """Start a game for every group :func:`~server.matching.choose_group` makes of the
+        queue (``Store.queue_take`` takes a group at once, or nobody when another process
+        took one of them first: then the queue is read again)."""
+        for _ in range(100):  # bounded: each round either starts a game or stops
+            members = await self.store.queue_members()
+            if len(members) < GROUP:
                 return
-            # Every member is live (the pop dropped stale entries); those connected to other
+            ids = [m.player_id for m in members]
+            ratings = await self.store.ratings(ids)
+            states = await self.store.agora_state(ids)
+            default = initial().mu
+            waiting = [Waiting(m.player_id, ratings[m.player_id].mu if m.player_id in ratings
+                               else default, m.since, states[m.player_id].last)
+                       for m in members]
+            chosen = choose_group(waiting, self.clock())
+            if chosen is None:
+                return
+            group = await self.store.queue_take(chosen)
+            if group is None:
+                continue  # another process took one of them: look again
+            # Every member is live (the take checked their leases); those connected to other
             # processes are told through the store (see the module docstring).
             await self._start_game(group)
 
@@ -396,6 +447,8 @@ class Agora:
                 self._send_player(s.player_id, dump(AgoraErrorOut(
                     code="too_many_tables" if e.code == "too_many_tables" else "bad_field",
                     message=e.message)))
+            with contextlib.suppress(StoreError):  # else the seating marks expire by themselves
+                await self.store.agora_seated([s.player_id for s in sessions], None)
             return
         self.matched += 1
         self.log.info("agora matched", code=table.code, players=",".join(seats))
@@ -406,3 +459,7 @@ class Agora:
                 self._send_player(s.player_id, text)
             else:
                 await self.store.agora_post(s.player_id, text)
+        try:  # their live game (the take marked them for SEATING_TTL seconds meanwhile)
+            await self.store.agora_seated([s.player_id for s in sessions], table.code)
+        except StoreError:
+            self.log.warning("agora live games not recorded", code=table.code)

@@ -60,6 +60,10 @@ QUEUE_ALIVE = 5.0
 #: abandoned or lost): after that they may join the queue again.
 LIVE_TTL = 3 * 3600.0
 
+#: Seconds a player taken out of the queue is marked as being seated (``"*"``) before their
+#: table's code replaces the mark.
+SEATING_TTL = 60.0
+
 #: Logs the memory store keeps at most.
 MAX_LOGS = 10000
 
@@ -332,7 +336,7 @@ class Store(ABC):
     async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
         """Take exactly these players out of the queue at once, in the order given, and mark
         each as being seated (live game ``"*"``); None, and nobody taken, when one of them is
-        not (or no longer) queued."""
+        not (or no longer) queued. The mark lasts ``SEATING_TTL`` seconds."""
 
     @abstractmethod
     async def agora_seated(self, player_ids: Sequence[str], code: str | None) -> None:

@@ -21,6 +21,7 @@ from .base import (
     HISTORY_MAX,
     LIVE_TTL,
     MAX_LOGS,
+    SEATING_TTL,
     AgoraState,
     EventDicts,
     FinishedGame,
@@ -221,7 +222,7 @@ class MemoryStore(Store):
         for p in player_ids:
             name, since = self._queue.pop(p)
             out.append(QueueEntry(p, name, since))
-            self._live[p] = ("*", time.time() + LIVE_TTL)
+            self._live[p] = ("*", time.time() + SEATING_TTL)
         return out
 
     async def agora_seated(self, player_ids: Sequence[str], code: str | None) -> None:

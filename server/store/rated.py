@@ -30,6 +30,7 @@ from typing import Any
 from ..rating import Rating, hand_ranks, initial, rate
 from .base import (
     LIVE_TTL,
+    SEATING_TTL,
     AgoraState,
     HandScore,
     HistoryEntry,
@@ -186,7 +187,7 @@ class RatedRanking:
         if not player_ids:
             return None
         keys = qkeys + [self._k("agora", "live", p) for p in player_ids]
-        flat = await self._take(keys=keys, args=[int(LIVE_TTL * 1000), *player_ids])
+        flat = await self._take(keys=keys, args=[int(SEATING_TTL * 1000), *player_ids])
         if not flat:
             return None
         return [QueueEntry(flat[i], flat[i + 1], float(flat[i + 2]))
