@@ -289,6 +289,14 @@ const it = {
   "ref.bad_json": "Il server non ha capito il messaggio.", "ref.unknown_type": "Il server non ha capito il messaggio.",
   "ref.bad_field": "Il server non ha capito il messaggio.", "ref.not_sent": "Non inviato: la connessione si è interrotta.",
   "ref.spectator": "Stai guardando: non puoi giocare a questo tavolo.", "ref.unknown": "Rifiutato.",
+  // -- rating
+  "rating.intro": "L'ordine segue il punteggio di abilità: una stima prudente (μ − 3σ) che sale quando ci si piazza bene contro avversari forti e diventa più sicura a ogni mano. I punti si contano ancora, ma non decidono più il posto.",
+  "rating.col": "Punteggio", "rating.col_title": "Punteggio di abilità, μ − 3σ",
+  "rating.provisional": "provvisorio", "rating.provisional_title": "Finora solo {n} mani valutate: questo punteggio può ancora cambiare molto.",
+  "rating.mu_sigma": "Abilità {mu} ± {sigma}", "rating.chip": "Punteggio: {rating}",
+  "rating.chart_label": "Punteggio dopo ciascuna di {n} mani: da {first} a {last}",
+  "agora.waited": "In attesa da {time}",
+  "err.already_playing": "Hai già una partita dell'agorà in corso: finiscila prima di rientrare in coda.",
 };
 
 export default it;

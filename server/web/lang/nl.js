@@ -289,6 +289,14 @@ const nl = {
   "ref.bad_json": "De server begreep het bericht niet.", "ref.unknown_type": "De server begreep het bericht niet.",
   "ref.bad_field": "De server begreep het bericht niet.", "ref.not_sent": "Niet verstuurd: de verbinding viel weg.",
   "ref.spectator": "Je kijkt mee: je kunt aan deze tafel niet spelen.", "ref.unknown": "Geweigerd.",
+  // -- rating
+  "rating.intro": "Spelers staan op volgorde van vaardigheidsscore: een voorzichtige schatting (μ − 3σ) die stijgt als je goed eindigt tegen sterke spelers en met elke hand zekerder wordt. Punten worden nog geteld, maar bepalen de plaats niet meer.",
+  "rating.col": "Score", "rating.col_title": "Vaardigheidsscore, μ − 3σ",
+  "rating.provisional": "voorlopig", "rating.provisional_title": "Pas {n} beoordeelde handen: deze score kan nog flink veranderen.",
+  "rating.mu_sigma": "Vaardigheid {mu} ± {sigma}", "rating.chip": "Score: {rating}",
+  "rating.chart_label": "Score na elk van {n} handen: van {first} naar {last}",
+  "agora.waited": "Wacht al {time}",
+  "err.already_playing": "Je speelt al een agora-partij: maak die eerst af voor je weer in de wachtrij gaat.",
 };
 
 export default nl;
