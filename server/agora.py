@@ -35,7 +35,8 @@ Messages (``docs/protocol.md``, "Agora"), client → server: :class:`JoinIn`, :c
 ``ping``; server → client: :class:`QueuedOut`, :class:`LeftOut`, :class:`MatchedOut`,
 :class:`AgoraErrorOut` (codes: ``bad_json``, ``unknown_type``, ``bad_field``, ``too_large``,
 ``test_deals_off``, ``too_many_tables``, ``already_playing``, ``store_unavailable``: the store
-did not answer, join again later), ``pong``.
+did not answer, join again later; ``account_needed``: a guest's join, refused by
+``server.api.agora``), ``pong``.
 """
 
 from __future__ import annotations
@@ -131,7 +132,7 @@ class MatchedOut(_Out):
 class AgoraErrorOut(_Out):
     type: Literal["error"] = "error"
     code: Literal["bad_json", "unknown_type", "bad_field", "too_large", "test_deals_off",
-                  "too_many_tables", "already_playing", "store_unavailable"]
+                  "too_many_tables", "already_playing", "store_unavailable", "account_needed"]
     message: str
 
 

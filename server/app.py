@@ -15,8 +15,9 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from . import errors
+from .accounts import Accounts, make_account_store
 from .agora import Agora
-from .api import agora, health, metrics, ranking, sessions, tables, web, ws
+from .api import accounts, agora, health, metrics, ranking, sessions, tables, web, ws
 from .bots import restart_bots
 from .connection import CaptureTransport
 from .gctune import GcPacer
@@ -73,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         registry.start()
         app.state.agora = Agora(registry, store, settings, app.state.metrics)
         await app.state.agora.start()
+        app.state.accounts.start()
         pacer = GcPacer(settings.gc_freeze_seconds, settings.gc_full_seconds, settings.gc_mode,
                         settings.gc_manual_limit)
         pacer.start()
@@ -86,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 ("gc pacer", pacer.close, 0.2), ("agora", app.state.agora.close, 0.3),
                 ("bots", bots.close if bots is not None else _nothing, 1.0),
                 ("tables", registry.close, 1.0), ("limits", app.state.limits.close, 0.3),
+                ("accounts", app.state.accounts.close, 0.3),
                 ("store", store.close, 0.3)]
             for name, step, seconds in steps:
                 await _bounded(name, step, seconds)
@@ -96,9 +99,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     assert settings.secret is not None
     app.state.sessions = Sessions(settings.secret, settings.session_max_age)
     app.state.limits = Limits(settings, app.state.metrics)
+    # Accounts and their sessions (server.accounts): Redis when redis_url is set, else memory.
+    app.state.accounts = Accounts(settings, app.state.sessions, make_account_store(settings))
     errors.install(app)
     # agora before ws: /ws/{code} would take /ws/agora for a table code.
-    for module in (health, sessions, tables, agora, ws, ranking, metrics, web):
+    for module in (health, sessions, accounts, tables, agora, ws, ranking, metrics, web):
         app.include_router(module.router)
     app.mount("/static", StaticFiles(directory=settings.web_dir, check_dir=False), name="static")
     app.add_middleware(errors.BodyLimit, max_bytes=settings.max_body_bytes)

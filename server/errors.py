@@ -37,6 +37,7 @@ CLOSE_NORMAL = 1000
 CLOSE_TRY_AGAIN = 1013  # the table is moving between processes, or the store is down: reconnect
 CLOSE_POLICY_VIOLATION = 1008  # a frame over max_frame_bytes, or a flood (server.abuse)
 CLOSE_BAD_TOKEN = 4401  # the token is forged or expired: get a new session
+CLOSE_REVOKED = 4402  # the account's session was logged out (server.accounts): log in again
 CLOSE_BAD_ORIGIN = 4403  # the page that opened the socket is not from this server's origin
 CLOSE_NO_SUCH_TABLE = 4404  # no table with that code (never created, or forgotten)
 CLOSE_REPLACED = 4409  # this seat opened a newer socket (another window) past sockets_per_seat

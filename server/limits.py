@@ -7,6 +7,8 @@ stable code and a sentence (``docs/errors.md``):
 limit (setting)             default      refused with
 ==========================  ===========  ====================================================
 sessions_per_ip_per_minute  30           429 ``too_many_sessions``
+logins_per_ip_per_minute    20           429 ``too_many_logins`` (``POST /api/login``)
+logins_per_name_per_minute  10           429 ``too_many_logins``, for one account name
 tables_per_session          10           429 ``too_many_tables_open`` (waiting or being played,
                                          dealt tables with bots included)
 tables_per_ip               40           429 ``too_many_tables_open``, for one address
@@ -19,7 +21,11 @@ commands_per_second         20           ``refused`` ``too_fast`` (per seat, all
 max_body_bytes              64 KiB       413 ``too_large`` (``server.errors.BodyLimit``)
 ==========================  ===========  ====================================================
 
-**Rates.** Sessions per address are counted with the ``limits`` library (a moving window),
+and ``registrations_per_ip_per_hour`` (10): 429 ``too_many_registrations``
+(``POST /api/accounts``).
+
+**Rates.** Sessions, logins (by address and by name skeleton) and registrations per address
+are counted with the ``limits`` library (a moving window),
 in Redis when ``MACHIAVELOX_REDIS_URL`` is set, so the limit holds across server processes on
 one Redis, else in its memory storage. Commands per seat are counted here, by
 :class:`MovingWindow`: a seat's table lives in one process, so all its commands pass through
@@ -46,7 +52,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from limits import RateLimitItemPerMinute
+from limits import RateLimitItem, RateLimitItemPerHour, RateLimitItemPerMinute
 from limits.aio.storage import MemoryStorage as AsyncMemoryStorage
 from limits.aio.storage import Storage as AsyncStorage
 from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindow
@@ -62,6 +68,8 @@ log = logging.getLogger("machiavelox.limits")
 #: Sentences of the limit codes (``docs/errors.md``; the page translates them).
 SENTENCES = {
     "too_many_sessions": "Too many new sessions from your address: wait a minute and try again.",
+    "too_many_logins": "Too many login attempts: wait a minute and try again.",
+    "too_many_registrations": "Too many new accounts from your address: try again later.",
     "too_many_tables_open": "You have {n} tables open already: finish or leave one first.",
     "too_many_bots": "The server runs as many bots as it can: try again later, or invite a "
                      "friend.",
@@ -140,6 +148,9 @@ class Limits:
         self.settings = settings
         self.metrics = metrics
         self._sessions_item = RateLimitItemPerMinute(settings.sessions_per_ip_per_minute)
+        self._logins_ip = RateLimitItemPerMinute(settings.logins_per_ip_per_minute)
+        self._logins_name = RateLimitItemPerMinute(settings.logins_per_name_per_minute)
+        self._registrations = RateLimitItemPerHour(settings.registrations_per_ip_per_hour)
         self._shared: AsyncStorage
         if settings.redis_url:
             from limits.aio.storage import RedisStorage
@@ -170,19 +181,39 @@ class Limits:
 
     # ------------------------------------------------------------ rates
 
-    async def new_session(self, ip: str) -> None:
-        """Count one new session for ``ip``; :class:`ApiError` 429 when over the limit."""
+    async def _hit(self, item: RateLimitItem, kind: str, key: str) -> bool:
+        """Count one hit of ``key`` under ``kind`` in the shared storage; True when allowed
+        (and when the storage did not answer: fail open, see the docstring)."""
         try:
             async with asyncio.timeout(self.settings.store_timeout):
-                ok = await self._shared_limiter.hit(self._sessions_item,
-                                                    f"{self.settings.redis_prefix}session", ip)
+                return bool(await self._shared_limiter.hit(
+                    item, f"{self.settings.redis_prefix}{kind}", key))
         except (Exception, TimeoutError) as e:  # noqa: BLE001 - fail open, see the docstring
-            log.warning("session rate limit not checked (%s): %s", self.shared_kind,
+            log.warning("%s rate limit not checked (%s): %s", kind, self.shared_kind,
                         type(e).__name__)
-            return
-        if not ok:
+            return True
+
+    async def new_session(self, ip: str) -> None:
+        """Count one new session for ``ip``; :class:`ApiError` 429 when over the limit."""
+        if not await self._hit(self._sessions_item, "session", ip):
             self.refused("sessions_per_ip")
             raise ApiError(429, "too_many_sessions", SENTENCES["too_many_sessions"])
+
+    async def login(self, ip: str, name_key: str) -> None:
+        """Count one login attempt from ``ip`` for the name whose skeleton is ``name_key``;
+        429 ``too_many_logins`` past either limit (the attempt is then not checked at all)."""
+        for item, kind, key, limit in ((self._logins_ip, "login-ip", ip, "logins_per_ip"),
+                                       (self._logins_name, "login-name", name_key,
+                                        "logins_per_name")):
+            if not await self._hit(item, kind, key):
+                self.refused(limit)
+                raise ApiError(429, "too_many_logins", SENTENCES["too_many_logins"])
+
+    async def register(self, ip: str) -> None:
+        """Count one registration from ``ip``; 429 ``too_many_registrations`` past the limit."""
+        if not await self._hit(self._registrations, "register", ip):
+            self.refused("registrations_per_ip")
+            raise ApiError(429, "too_many_registrations", SENTENCES["too_many_registrations"])
 
     def command(self, table: str, seat: str) -> bool:
         """Count one command of ``seat`` at ``table``; False when over ``commands_per_second``."""

@@ -163,6 +163,25 @@ class Settings(BaseSettings):
         default=3600.0, description="seconds a waiting or finished table with nobody connected is kept")
     session_max_age: PositiveFloat = Field(default=30 * 24 * 3600.0,
                                           description="seconds a token stays valid")
+    # Accounts (server.accounts): rate limits shared through Redis when it is configured.
+    logins_per_ip_per_minute: PositiveInt = Field(
+        default=20, description="login attempts (POST /api/login) one client address may make "
+                                "in a minute (429 too_many_logins)")
+    logins_per_name_per_minute: PositiveInt = Field(
+        default=10, description="login attempts for one account name, from anywhere, in a minute "
+                                "(429 too_many_logins)")
+    registrations_per_ip_per_hour: PositiveInt = Field(
+        default=10, description="accounts (POST /api/accounts) one client address may register "
+                                "in an hour (429 too_many_registrations)")
+    hash_workers: PositiveInt = Field(
+        default=2, description="threads that hash and check passwords (argon2id), off the event loop")
+    hash_queue: PositiveInt = Field(
+        default=16, description="password checks waiting for a hash worker; more are refused "
+                                "(503 accounts_busy)")
+    revocation_check_seconds: PositiveFloat = Field(
+        default=1.0, description="seconds between two checks, on every process, that the "
+                                 "sessions of its open websockets are still live (a revoked "
+                                 "one is closed with 4402)")
     web_dir: Path = DEFAULT_WEB_DIR
 
     #: True when ``secret`` was not set and a random one was drawn at start.

@@ -49,7 +49,23 @@ TEST_LIMITS: dict[str, int] = {
     "tables_per_ip": 1_000_000, "sockets_per_ip": 1_000_000, "sockets_per_ip_per_minute": 1_000_000,
     "max_bot_seats": 10_000,
     "commands_per_second": 1_000_000,
+    "logins_per_ip_per_minute": 1_000_000, "logins_per_name_per_minute": 1_000_000,
+    "registrations_per_ip_per_hour": 1_000_000,
 }
+
+#: The password :func:`register` gives the accounts of the suite (any of 8+ characters).
+PASSWORD = "correct horse battery"
+
+
+async def register(http: httpx.AsyncClient, name: str, password: str = PASSWORD) -> str:
+    """A session token of the account ``name`` (``POST /api/accounts``); when the name is
+    taken already (the same test server, an earlier test), logs in with ``password`` instead.
+    Raises ``AssertionError`` with the server's reply when neither works."""
+    r = await http.post("/api/accounts", json={"name": name, "password": password})
+    if r.status_code == 409 and r.json().get("code") == "name_taken":
+        r = await http.post("/api/login", json={"name": name, "password": password})
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
 
 
 def with_test_limits(settings: Settings) -> Settings:
@@ -158,6 +174,13 @@ class Player:
             r = await c.post("/api/session", json={"name": self.name})
             r.raise_for_status()
             self.token = r.json()["token"]
+        return self
+
+    async def register(self, password: str = PASSWORD) -> Player:
+        """Register (or log in to) the account named like this player: its token, whose
+        player id is the account's (``server.sessions``)."""
+        async with self.http() as c:
+            self.token = await register(c, self.name, password)
         return self
 
     async def create(self, mode: str = "single", **extra: Any) -> str:

@@ -104,7 +104,7 @@ async def queue_three(server: LiveServer, names: Sequence[str],
                       ) -> tuple[list[Player], list[AgoraClient], list[dict[str, Any]]]:
     """Log in ``names``, queue them in order (the first with the stacked deal); their
     ``matched`` frames."""
-    players = [await Player(server, n).login() for n in names]
+    players = [await Player(server, n).register() for n in names]
     clients = [await AgoraClient(p).open() for p in players]
     for i, c in enumerate(clients):
         await c.send({"type": "join", **({"position": position} if i == 0 and position else {})})
@@ -189,7 +189,7 @@ class TestMatchAndPlay:
 class TestQueue:
     def test_joining_twice_keeps_the_place_and_leave_leaves(self, server: LiveServer) -> None:
         async def go() -> None:
-            p = await Player(server, "Twice").login()
+            p = await Player(server, "Twice").register()
             c = await AgoraClient(p).open()
             await c.send({"type": "join"})
             assert (await c.next("queued"))["position"] == 1
@@ -206,7 +206,7 @@ class TestQueue:
 
     def test_a_closed_socket_leaves_the_queue(self, server: LiveServer) -> None:
         async def go() -> None:
-            ps = [await Player(server, n).login() for n in ("Stay", "Goes", "Late")]
+            ps = [await Player(server, n).register() for n in ("Stay", "Goes", "Late")]
             stay, goes, late = [await AgoraClient(p).open() for p in ps]
             await stay.send({"type": "join"})
             await stay.next("queued")
@@ -234,7 +234,7 @@ class TestQueue:
 
     def test_a_token_is_needed_and_test_deals_are_checked(self, server: LiveServer) -> None:
         async def go() -> None:
-            p = await Player(server, "NoTok").login()
+            p = await Player(server, "NoTok").register()
             c = await AgoraClient(p).open(token="")
             await asyncio.wait_for(c.closed.wait(), 5)
             assert c.ws is not None and c.ws.close_code == 4401
@@ -251,7 +251,7 @@ class TestQueue:
 def test_test_deals_are_refused_on_a_normal_server() -> None:
     with LiveServer(Settings(secret="test", resume_wait=0)) as server:
         async def go() -> None:
-            p = await Player(server, "X").login()
+            p = await Player(server, "X").register()
             c = await AgoraClient(p).open()
             await c.send({"type": "join", "seed": 3})
             assert (await c.next("error"))["code"] == "test_deals_off"

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serverhelpers import LiveServer, Player, run
+from serverhelpers import LiveServer, Player, register, run
 from test_agora import POSITION, AgoraClient, settings_for
 
 from server.matching import (
@@ -88,19 +88,24 @@ async def drain(*clients: AgoraClient) -> None:
 
 class TestLive:
     def test_one_player_with_several_sockets_takes_one_seat(self, server: LiveServer) -> None:
-        """Three agora sockets of one session (one account) and one other player: never a
-        group; a third player makes one, with three different players."""
+        """One account logged in three times (three sessions, three agora sockets) and one
+        other player: never a group; a third player makes one, with three different players."""
         async def go() -> None:
-            me = await Player(server, "Solo").login()
-            mine = [await AgoraClient(me).open() for _ in range(3)]
+            me = await Player(server, "Solo").register()
+            tokens = [me.token]
+            async with me.http() as http:
+                for _ in range(2):
+                    tokens.append(await register(http, "Solo"))  # the name is taken: logs in
+            assert len(set(tokens)) == 3
+            mine = [await AgoraClient(me).open(token=tok) for tok in tokens]
             for c in mine:
                 await c.send({"type": "join"})
-            other = await Player(server, "Other").login()
+            other = await Player(server, "Other").register()
             oc = await AgoraClient(other).open()
             await oc.send({"type": "join"})
             queued = await oc.next("queued")
             assert (queued["position"], queued["waiting"]) == (2, 2)
-            third = await Player(server, "Third").login()
+            third = await Player(server, "Third").register()
             tc = await AgoraClient(third).open()
             await tc.send({"type": "join"})
             matched = await tc.next("matched")
@@ -115,7 +120,7 @@ class TestLive:
 
     def test_a_second_live_agora_game_is_refused(self, server: LiveServer) -> None:
         async def go() -> None:
-            players = [await Player(server, n).login() for n in ("Ann", "Ben", "Col")]
+            players = [await Player(server, n).register() for n in ("Ann", "Ben", "Col")]
             clients = [await AgoraClient(p).open() for p in players]
             for c in clients:
                 await c.send({"type": "join"})
@@ -137,7 +142,7 @@ class TestLive:
     def test_after_the_hand_is_counted_the_player_may_queue_again(self, server: LiveServer
                                                                   ) -> None:
         async def go() -> None:
-            players = [await Player(server, n).login() for n in ("Dee", "Eve", "Fay")]
+            players = [await Player(server, n).register() for n in ("Dee", "Eve", "Fay")]
             clients = [await AgoraClient(p).open() for p in players]
             await clients[0].send({"type": "join", "position": POSITION})
             for c in clients[1:]:
@@ -165,12 +170,12 @@ class TestLive:
 
     def test_the_waiting_time_is_sent(self, server: LiveServer) -> None:
         async def go() -> None:
-            p = await Player(server, "Gus").login()
+            p = await Player(server, "Gus").register()
             c = await AgoraClient(p).open()
             await c.send({"type": "join"})
             first = await c.next("queued")
             assert first["waited"] == 0.0
-            q = await Player(server, "Hal").login()
+            q = await Player(server, "Hal").register()
             d = await AgoraClient(q).open()
             await asyncio.sleep(0.3)
             await d.send({"type": "join"})
@@ -198,7 +203,7 @@ def test_widening_with_the_agoras_clock() -> None:
         agora.clock = lambda: now[0]
 
         async def go() -> None:
-            players = [await Player(server, n).login() for n in ("Lo", "Mid", "Hi")]
+            players = [await Player(server, n).register() for n in ("Lo", "Mid", "Hi")]
             ids = [await player_id(server, p) for p in players]
             store = server.app.state.store
             # Ratings far apart: Lo lost, Hi won many hands against strangers.

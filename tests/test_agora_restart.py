@@ -79,7 +79,7 @@ def test_the_ranking_and_logs_survive_a_restart(redis_url: str) -> None:
         live = SimpleNamespace(url=first.url, ws_url=first.ws_url)
 
         async def play() -> tuple[str, list[Player]]:
-            players = [await Player(live, n).login() for n in ("Ada", "Bob", "Cy")]  # type: ignore[arg-type]
+            players = [await Player(live, n).register() for n in ("Ada", "Bob", "Cy")]  # type: ignore[arg-type]
             clients = [await AgoraClient(p).open() for p in players]
             await clients[0].send({"type": "join", "position": POSITION})
             await clients[0].next("queued")

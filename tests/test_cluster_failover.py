@@ -80,6 +80,18 @@ def session(c: Cluster, name: str) -> str:
     return str(_post(c, "/api/session", body={"name": name})["token"])
 
 
+def account(c: Cluster, name: str, password: str = "correct horse battery") -> str:
+    """A session token of the account ``name`` (registered, or logged in to when an earlier
+    test of the shared cluster registered it)."""
+    r = httpx.post(c.url + "/api/accounts", json={"name": name, "password": password},
+                   trust_env=False, timeout=10)
+    if r.status_code == 409:
+        r = httpx.post(c.url + "/api/login", json={"name": name, "password": password},
+                       trust_env=False, timeout=10)
+    assert r.status_code == 200, r.text
+    return str(r.json()["token"])
+
+
 def human_table(c: Cluster, seed: int) -> tuple[str, list[str]]:
     tokens = [session(c, n) for n in ("Ada", "Bea", "Cy")]
     code = str(_post(c, "/api/tables", tokens[0], {"mode": "long", "seed": seed})["code"])
@@ -287,7 +299,7 @@ def test_the_agora_matches_players_waiting_on_three_processes(cluster: Cluster) 
     from websockets.asyncio.client import connect
 
     c = cluster.ready()
-    tokens = [session(c, n) for n in ("Eve", "Fay", "Gus", "Hal")]
+    tokens = [account(c, n) for n in ("Eve", "Fay", "Gus", "Hal")]  # the agora needs accounts
 
     async def frame(ws: Any, kind: str, timeout: float = 10) -> dict[str, Any]:
         deadline = time.monotonic() + timeout

@@ -5,7 +5,8 @@ short hand and find it in the ranking and in their histories.
   wait. Bob leaves the queue and joins again; his socket drops (as a network failure would)
   and the page reconnects and queues him again by itself.
   A reload of his page keeps him queued.
-* Cy sees on the home page that two are waiting, opens the agora page, gives his name there
+* Every player registers an account with the page's account form first (the agora needs
+  one). Cy sees on the home page that two are waiting, opens the agora page, registers there
   and joins: the three are matched and each browser goes straight to the table (an "Agora
   hand").
 * The hand is a test-only stacked deal given with Ada's ``join`` (the agora's test deals,
@@ -25,6 +26,7 @@ import json
 import re
 import time
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import test_web_support as web
@@ -75,9 +77,22 @@ def wait_queue_size(server: Any, n: int, timeout: float = 8.0) -> None:
         time.sleep(0.05)
 
 
+PASSWORD = "correct horse battery"
+
+
+def register_here(page: Any, name: str) -> None:
+    """Register the account ``name`` with the account form on this page (home or agora)."""
+    page.fill("#acct-name", name)
+    page.fill("#acct-password", PASSWORD)
+    page.click("#acct-register")
+    page.wait_for_function("(name) => { const s = JSON.parse(localStorage.getItem('mvx.session') || 'null'); return s && s.account && s.name === name; }",
+                           arg=name)
+
+
 def join_from_home(page: Any, server: Any, name: str) -> None:
     page.goto(server.url + "/")
-    page.fill("#name", name)
+    register_here(page, name)  # the agora needs an account (issue 18)
+    expect(page.locator("#acct-as")).to_have_text(f"Logged in as {name}.")
     page.click("#agora-btn")
     expect(page).to_have_url(server.url + "/#agora")
 
@@ -123,7 +138,7 @@ def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browse
     expect(cy.locator("#agora-waiting")).to_have_text("Waiting in the queue now: 2")
     browsers.shot(cy, "agora-02-home")
     cy.goto(live_server.url + "/#agora")
-    cy.fill("#name", "Cy")
+    register_here(cy, "Cy")
     cy.click("#agora-join")
 
     # Matched: every browser goes straight to the table.
@@ -174,7 +189,8 @@ def test_three_players_queue_are_matched_play_and_are_ranked(live_server, browse
 
     # Bob's history, from his name in the ranking; then Ada's own.
     table.get_by_role("link", name="Bob", exact=True).click()
-    expect(ada).to_have_url(live_server.url + f"/#player/{ranking['Bob']['player_id']}")
+    # An account's player id ("a:" + its id) is URL-encoded in the address.
+    expect(ada).to_have_url(live_server.url + f"/#player/{quote(ranking['Bob']['player_id'], safe='')}")
     expect(ada.locator("#history-title")).to_have_text("Agora hands of Bob")
     rows = ada.locator("#history-table tbody tr")
     expect(rows).to_have_count(1)

@@ -1,7 +1,9 @@
 """The agora: ``/ws/agora`` (the matchmaking queue over a websocket) and ``GET /api/agora``.
 
 A socket needs a session token (``?token=`` or ``Authorization: Bearer``; none or a bad one
-closes with 4401). It sends ``join`` to queue, ``leave`` to stop waiting; closing it leaves the
+closes with 4401, a revoked one with 4402, and a socket whose session is revoked later is
+closed with 4402 within seconds: ``server.accounts``). Only an account may queue: a guest's
+``join`` is answered with the error ``account_needed`` (the socket stays open). It sends ``join`` to queue, ``leave`` to stop waiting; closing it leaves the
 queue too. See ``server.agora`` and ``docs/protocol.md`` ("Agora").
 
 This router is included before ``server.api.ws``, whose ``/ws/{code}`` would otherwise take
@@ -18,7 +20,20 @@ from fastapi import APIRouter, Request, WebSocket
 from pydantic import BaseModel
 
 from ..abuse import FloodGuard, cut_off, frame_too_large
-from ..agora import Agora, AgoraPingIn, Enter, Exit, Join, JoinIn, Leave, LeaveIn, dump, parse
+from ..accounts import SENTENCES, Accounts
+from ..agora import (
+    Agora,
+    AgoraErrorOut,
+    AgoraPingIn,
+    Enter,
+    Exit,
+    Join,
+    JoinIn,
+    Leave,
+    LeaveIn,
+    dump,
+    parse,
+)
 from ..connection import Connection
 from ..deps import bearer
 from ..errors import CLOSE_BAD_TOKEN
@@ -26,7 +41,7 @@ from ..limits import Limits
 from ..metrics import Metrics
 from ..sessions import Sessions
 from ..settings import Settings
-from .ws import admit
+from .ws import admit, live_session
 
 router = APIRouter()
 
@@ -75,8 +90,12 @@ async def _agora_socket(websocket: WebSocket, settings: Settings, sessions: Sess
     if session is None:
         await websocket.close(CLOSE_BAD_TOKEN, "a session token is needed")
         return
+    accounts: Accounts = websocket.app.state.accounts
+    if not await live_session(websocket, accounts, session):
+        return
     conn = Connection(websocket, None, session.player_id, settings.outbound_queue, agora.log)
     conn.start()
+    accounts.watch(session, conn)
     if metrics is not None:
         metrics.connections.labels("agora").inc()
     await agora.put(Enter(conn, session))
@@ -96,7 +115,10 @@ async def _agora_socket(websocket: WebSocket, settings: Settings, sessions: Sess
                 await cut_off(websocket, "flood", metrics)
                 break
             parsed = parse(data, settings.max_message_bytes)
-            if isinstance(parsed, JoinIn):
+            if isinstance(parsed, JoinIn) and session.guest:
+                conn.send(dump(AgoraErrorOut(code="account_needed",
+                                             message=SENTENCES["account_needed"])))
+            elif isinstance(parsed, JoinIn):
                 await agora.put(Join(conn, parsed))
             elif isinstance(parsed, AgoraPingIn):
                 conn.send(_PONG)
@@ -106,6 +128,7 @@ async def _agora_socket(websocket: WebSocket, settings: Settings, sessions: Sess
                 conn.send(dump(parsed))
     finally:
         limits.release(bucket)
+        accounts.unwatch(session, conn)
         await conn.close()
         if metrics is not None:
             metrics.connections.labels("agora").dec()

@@ -21,6 +21,11 @@ sockets: a new one replaces the oldest, closed with 4409 (``replaced``; the page
 is open in another window and does not reconnect by itself). A seat's commands beyond
 ``commands_per_second``, over all its sockets, are refused with ``too_fast`` (not remembered
 under their id: the same id sent again later is carried out).
+
+Accounts (``server.accounts``): an account's token whose session was logged out is closed with
+4402 (``session_revoked``) at connection, and a socket open when its session is revoked is
+closed with 4402 within ``revocation_check_seconds`` on whichever process holds it (at once on
+the process that took the logout).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from ..abuse import FloodGuard, cut_off, frame_too_large
+from ..accounts import Accounts
 from ..bots import start_hint
 from ..connection import Connection
 from ..deps import bearer
@@ -41,6 +47,7 @@ from ..errors import (
     CLOSE_BAD_TOKEN,
     CLOSE_NO_SUCH_TABLE,
     CLOSE_REPLACED,
+    CLOSE_REVOKED,
     CLOSE_TOO_MANY_SOCKETS,
     CLOSE_TRY_AGAIN,
 )
@@ -59,8 +66,9 @@ from ..protocol import (
     parse_client,
 )
 from ..registry import TableRegistry
-from ..sessions import Sessions
+from ..sessions import Session, Sessions
 from ..settings import Settings
+from ..store import StoreError
 from ..tables import Table
 
 router = APIRouter()
@@ -99,6 +107,19 @@ async def admit(websocket: WebSocket, settings: Settings, limits: Limits) -> str
         await websocket.close(CLOSE_TOO_MANY_SOCKETS, "too_many_sockets")
         return None
     return ip
+
+
+async def live_session(websocket: WebSocket, accounts: Accounts, session: Session) -> bool:
+    """Whether ``session`` is live (``server.accounts``); if not, the socket is closed: 4402
+    ``session_revoked``, or 1013 (try again) when the accounts store does not answer."""
+    try:
+        if await accounts.check(session):
+            return True
+    except StoreError:
+        await websocket.close(CLOSE_TRY_AGAIN, "try again")
+        return False
+    await websocket.close(CLOSE_REVOKED, "session_revoked")
+    return False
 
 
 def _take_seat_socket(limits: Limits, code: str, conn: Connection, most: int) -> None:
@@ -155,10 +176,15 @@ async def _table_socket(websocket: WebSocket, code: str, settings: Settings,
     if token and session is None:
         await websocket.close(CLOSE_BAD_TOKEN, "bad or expired token")
         return
+    accounts: Accounts = state.accounts
+    if session is not None and not await live_session(websocket, accounts, session):
+        return
     seat = table.seat_of(session.player_id) if session else None
     conn = Connection(websocket, seat, session.player_id if session else None,
                       settings.outbound_queue, table.tlog)
     conn.start()
+    if session is not None:
+        accounts.watch(session, conn)
     if seat is not None:
         _take_seat_socket(limits, table.code, conn, settings.sockets_per_seat)
     metrics = getattr(state, "metrics", None)
@@ -218,6 +244,8 @@ async def _table_socket(websocket: WebSocket, code: str, settings: Settings,
             recv.cancel()
         if bucket is not None:
             limits.release(bucket)
+        if session is not None:
+            accounts.unwatch(session, conn)
         _leave_seat_socket(limits, table.code, conn)
         await conn.close()
         if metrics is not None:

@@ -6,6 +6,7 @@
 // of the old place). A reload of /#agora does the same (sessionStorage remembers the wish).
 // Going to any other page, or "Leave the queue", leaves it. "matched" goes straight to the
 // table, which then plays as any table does.
+import { renderAccount, isAccount } from "./account.js";
 import { t, refusalText } from "./i18n.js";
 import { h, toast } from "./ui.js";
 
@@ -187,7 +188,7 @@ export function createAgora(ctx) {
       case "error": {
         const known = t("err." + msg.code, {}, null);
         const text = known || refusalText(msg.code, msg.message);
-        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field" || msg.code === "store_unavailable" || msg.code === "already_playing") {
+        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field" || msg.code === "store_unavailable" || msg.code === "account_needed" || msg.code === "already_playing") {
           // Not queued (or no longer): the player may try again.
           setWant(false);
           shut();
@@ -268,13 +269,8 @@ function waitedLine(since) {
 export function renderAgora(S, Agora, go) {
   const a = S.agora;
   const parts = [h("h2", { id: "agora-title" }, t("agora.title")), h("p", { class: "muted" }, t("agora.intro"))];
-  if (!S.session) {
-    parts.push(h("form", { class: "home-form", id: "agora-name-form",
-      onsubmit: (ev) => { ev.preventDefault(); Agora.start(document.getElementById("name").value); } },
-    h("label", { for: "name" }, t("home.name")),
-    h("input", { id: "name", class: "input", autocomplete: "nickname", maxlength: "24", required: true, placeholder: t("home.name_placeholder") }),
-    h("div", { class: "row" }, h("button", { class: "btn primary", type: "submit", id: "agora-join" }, t("agora.join"))),
-    S.homeError ? h("p", { class: "error", role: "alert", id: "home-error" }, S.homeError) : null));
+  if (!isAccount(S.session)) {
+    parts.push(renderAccount(S)); // the agora needs an account (issue 18)
   } else if (a.phase === "queued" || a.phase === "connecting" || a.phase === "leaving") {
     const waiting = typeof a.waiting === "number" ? a.waiting : null;
     parts.push(h("div", { class: "agora-wait", id: "agora-wait", role: "status", "aria-live": "polite" },

@@ -15,6 +15,7 @@ import { renderHome } from "./home.js";
 import { renderTable } from "./table.js";
 import { createAgora, renderAgora, isAgoraCode } from "./agora.js";
 import { createRanking, renderRanking, renderHistory } from "./ranking.js";
+import { initAccount } from "./account.js";
 
 const LS = {
   session: "mvx.session",   // {token, name}
@@ -241,6 +242,7 @@ const Agora = createAgora({
   saveTable: (code) => save(LS.table, code),
   announce: (text) => announce(text),
 });
+initAccount({ S, render, saveSession: (session) => save(LS.session, session), errorText: (e) => (e instanceof ApiError ? apiErrorText(e) : String(e)) });
 const Ranks = createRanking({ S, render, errorText: (e) => (e instanceof ApiError ? apiErrorText(e) : String(e)) });
 
 /** In-page links: real hrefs (open in a new tab, copy) that navigate without a reload. */

@@ -3,6 +3,7 @@
 import { t } from "./i18n.js";
 import { h } from "./ui.js";
 import { rankingPreview } from "./ranking.js";
+import { renderAccount, isAccount } from "./account.js";
 
 export function renderHome(S, Home, R, go) {
   if (S.route === "table" && S.needName) return joinGate(S, Home);
@@ -39,7 +40,8 @@ export function renderHome(S, Home, R, go) {
       h("h2", {}, t("home.agora")),
       h("p", { class: "muted" }, t("home.agora_text")),
       typeof S.agoraCount === "number" && S.agoraCount > 0 ? h("p", { id: "agora-waiting" }, t("home.agora_waiting", { n: S.agoraCount })) : null,
-      h("button", { class: "btn primary", type: "button", id: "agora-btn", onclick: (ev) => busy(ev, () => Home.agora(nameInput())) }, t("home.agora_btn")),
+      renderAccount(S),
+      h("button", { class: "btn primary", type: "button", id: "agora-btn", onclick: (ev) => busy(ev, () => Home.agora(isAccount(S.session) ? S.session.name : nameInput())) }, t("home.agora_btn")),
       h("p", { class: "muted small" }, t("home.agora_name")),
       h("h2", {}, t("home.ranking")),
       rankingPreview(S, R, go)),
