@@ -215,7 +215,7 @@ def test_widening_with_the_agoras_clock() -> None:
             for c in clients:
                 await c.send({"type": "join"})
                 await c.next("queued")
-            await asyncio.sleep(1.5)  # a tick or two: still too far apart
+            await asyncio.sleep(1.2)  # a tick: still too far apart
             assert all(f["type"] != "matched" for c in clients for f in list(c.frames._queue))  # type: ignore[attr-defined]
             now[0] += ANYONE_AFTER
             matched = [await c.next("matched", timeout=5) for c in clients]

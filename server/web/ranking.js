@@ -118,7 +118,7 @@ function rankRow(r, me, go, extra = "") {
     h("td", { class: "num rank-n" }, String(r.rank)),
     h("th", { scope: "row" }, go.link(`/#player/${encodeURIComponent(r.player_id)}`, r.name, { class: "player-link", title: t("rank.see_hands", { name: r.name }) }),
       mine ? h("span", { class: "badge you" }, t("word.you")) : null,
-      r.provisional ? h("span", { class: "badge provisional", title: t("rating.provisional_title", { n: r.games }) }, t("rating.provisional")) : null),
+      r.provisional ? [" ", h("span", { class: "badge provisional", title: t("rating.provisional_title", { n: r.games }) }, t("rating.provisional"))] : null),
     h("td", { class: "num" }, signed(r.points)),
     h("td", { class: "num" }, String(r.hands)),
     h("td", { class: "num rating-cell", title: t("rating.mu_sigma", { mu: ratingText(r.mu), sigma: ratingText(r.sigma) }) }, ratingText(r.rating)));
@@ -195,7 +195,7 @@ export function renderHistory(S, R, go) {
       d.hands_counted ? [
         h("span", { class: "chip" }, t("hist.points", { points: signed(d.points) })),
         h("span", { class: "chip" }, t("hist.hands", { hands: d.hands_counted }))] : null));
-    const chart = ratingChart(d.hands);
+    const chart = ratingChart(d.hands, d.rank);
     if (chart) parts.push(chart);
     if (!d.hands.length) {
       parts.push(h("p", { class: "muted", id: "history-empty" }, t("hist.empty")));
@@ -230,10 +230,12 @@ function svg(tag, attrs, ...children) {
 }
 
 /** A small line of the conservative rating after each rated hand, oldest first (the hands
- *  come newest first); null when fewer than one rated hand. */
-function ratingChart(hands) {
+ *  come newest first), from the starting rating (0: mu 25 - 3 x 25/3) when the first rated hand
+ *  is among them; null when none is rated. */
+function ratingChart(hands, rank) {
   const pts = hands.filter((x) => typeof x.rating === "number").map((x) => x.rating).reverse();
   if (!pts.length) return null;
+  if (rank && rank.games === pts.length) pts.unshift(0);
   const W = 320, H = 96, PAD = 6;
   const lo = Math.min(...pts, 0), hi = Math.max(...pts, 0);
   const span = hi - lo || 1;
