@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from conftest import StoreFactory, run_async
 from serverhelpers import LiveServer, Player, register, run
 from test_agora import POSITION, AgoraClient, settings_for
 
@@ -22,7 +23,7 @@ from server.matching import (
     window,
 )
 from server.settings import Settings
-from server.store import HandScore
+from server.store import HandScore, Store
 
 
 def w(pid: str, mu: float, since: float = 0.0, last: str | None = None) -> Waiting:
@@ -229,3 +230,35 @@ async def player_id(server: LiveServer, p: Player) -> str:
     async with p.http() as c:
         r = await c.get("/api/players/me/history")
         return str(r.json()["player_id"])
+
+
+class TestStoreQueue:
+    """The store's side of the matching, on both stores: a group is taken at once or not at
+    all, the waiting start is kept on joining again, and the taken are marked as seating."""
+
+    def test_take_exactly_these_or_nobody(self, new_store: StoreFactory) -> None:
+        async def body(store: Store) -> None:
+            for i, p in enumerate("abcd"):
+                assert await store.queue_join(p, p.upper(), since=100.0 + i)
+            assert not await store.queue_join("a", "A2", since=999.0)  # the start is kept
+            assert [(e.player_id, e.since) for e in await store.queue_members()] == [
+                ("a", 100.0), ("b", 101.0), ("c", 102.0), ("d", 103.0)]
+            assert await store.queue_take(["d", "b", "z"]) is None  # z is not queued
+            assert len(await store.queue_members()) == 4  # nobody was taken
+            taken = await store.queue_take(["d", "b", "a"])
+            assert [(e.player_id, e.name, e.since) for e in taken or []] == [
+                ("d", "D", 103.0), ("b", "B", 101.0), ("a", "A2", 100.0)]
+            assert [e.player_id for e in await store.queue_members()] == ["c"]
+            state = await store.agora_state(["a", "b", "c", "d"])
+            assert [state[p].live for p in "abcd"] == ["*", "*", None, "*"]
+            await store.agora_seated(["d", "b", "a"], "TBL123")
+            state = await store.agora_state(["a", "d"])
+            assert state["a"].live == "TBL123" and state["a"].last == "a,b,d"
+            await store.agora_seated(["a"], None)
+            assert (await store.agora_state(["a"]))["a"].live is None
+        run_async(_with(new_store, body))
+
+
+async def _with(new_store: StoreFactory, body: Any) -> None:
+    async with new_store() as store:
+        await body(store)
