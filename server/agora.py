@@ -11,10 +11,11 @@ liveness lease (``QUEUE_ALIVE``, 5 s) that the process holding the player's sock
 every tick, so that the entries of a process that died drop out within seconds; no process
 start clears the queue.
 
-Across processes: whichever process pops a group (on a join) creates the table and tells
-the members it holds at once; for the others it leaves a ``matched`` message in the store
-(``Store.agora_post``), which the process holding their socket takes at its next tick
-(``Store.agora_take``) and sends. At every tick each process also sends its waiting players
+Across processes: whichever process takes a group creates the table and tells the members
+it holds at once; it keeps each member's ``matched`` message with their live game in the
+store (``Store.agora_seated``), and every process holding one of their sockets sends it at its
+next tick (once: a player's sockets may be on several processes, one account logged in
+twice). (``Store.agora_post``/``agora_take``, a message taken by one process, are still read.) At every tick each process also sends its waiting players
 their position when it changed, so positions reach everyone wherever connected.
 
 When three are matched, the agora creates a table in ``single`` mode marked ``agora`` (its
@@ -230,6 +231,7 @@ class Agora:
         self.options: dict[str, DealOptions] = {}  # test-only deals, by queued player
         self.matched = 0  # groups matched since start
         self._told: dict[str, tuple[int, int]] = {}  # the last position sent, by player
+        self._sent: dict[str, str] = {}  # the last matched message sent, by player
         self._task: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
 
@@ -310,6 +312,14 @@ class Agora:
             self.options.pop(pid, None)
             self._told.pop(pid, None)
             self._send_player(pid, text)
+        # A group matched elsewhere, or by this process for a player whose other sockets are
+        # elsewhere: the live game's ``matched`` message, sent once from here.
+        for pid, state in (await self.store.agora_state(here)).items():
+            if state.matched and state.live not in (None, "*") and self._sent.get(pid) != state.matched:
+                self._sent[pid] = state.matched
+                self.options.pop(pid, None)
+                self._told.pop(pid, None)
+                self._send_player(pid, state.matched)
         await self._match()  # windows widen with time: a group may be possible now
         await self._tell_positions()
 
@@ -389,6 +399,7 @@ class Agora:
         mine.discard(conn.id)
         if not mine:
             self.by_player.pop(pid, None)
+            self._sent.pop(pid, None)
             await self._leave(pid)
             self.sessions.pop(pid, None)
 
@@ -453,14 +464,16 @@ class Agora:
             return
         self.matched += 1
         self.log.info("agora matched", code=table.code, players=",".join(seats))
+        texts: dict[str, str] = {}
         for s, seat in zip(sessions, seats):
-            text = dump(MatchedOut(code=table.code, url=table.url, seat=seat, players=seats))
+            text = texts[s.player_id] = dump(MatchedOut(code=table.code, url=table.url,
+                                                         seat=seat, players=seats))
             self._told.pop(s.player_id, None)
             if s.player_id in self.by_player:
+                self._sent[s.player_id] = text
                 self._send_player(s.player_id, text)
-            else:
-                await self.store.agora_post(s.player_id, text)
-        try:  # their live game (the take marked them for SEATING_TTL seconds meanwhile)
-            await self.store.agora_seated([s.player_id for s in sessions], table.code)
+        try:  # their live game (the take marked them for SEATING_TTL seconds meanwhile), and
+            # its matched message for the processes holding their other sockets
+            await self.store.agora_seated([s.player_id for s in sessions], table.code, texts)
         except StoreError:
             self.log.warning("agora live games not recorded", code=table.code)

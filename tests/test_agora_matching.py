@@ -23,7 +23,7 @@ from server.matching import (
     window,
 )
 from server.settings import Settings
-from server.store import HandScore, Store
+from server.store import AgoraState, HandScore, Store
 
 
 def w(pid: str, mu: float, since: float = 0.0, last: str | None = None) -> Waiting:
@@ -181,7 +181,8 @@ class TestLive:
             await asyncio.sleep(0.3)
             await d.send({"type": "join"})
             later = await c.next("queued")  # the queue changed: told again, with the time
-            assert later["waiting"] == 2 and 0.2 <= later["waited"] < 5
+            assert (later["waiting"], later["position"]) == (2, 1), later
+            assert 0.2 <= later["waited"] < 60, later
             await c.close()
             await d.close()
         run(go())
@@ -251,14 +252,53 @@ class TestStoreQueue:
             assert [e.player_id for e in await store.queue_members()] == ["c"]
             state = await store.agora_state(["a", "b", "c", "d"])
             assert [state[p].live for p in "abcd"] == ["*", "*", None, "*"]
-            await store.agora_seated(["d", "b", "a"], "TBL123")
+            await store.agora_seated(["d", "b", "a"], "TBL123", {"a": '{"type": "matched"}'})
             state = await store.agora_state(["a", "d"])
             assert state["a"].live == "TBL123" and state["a"].last == "a,b,d"
+            assert state["a"].matched == '{"type": "matched"}' and state["d"].matched is None
             await store.agora_seated(["a"], None)
-            assert (await store.agora_state(["a"]))["a"].live is None
+            assert (await store.agora_state(["a"]))["a"] == AgoraState(None, "a,b,d", None)
+            # Counting the hand of TBL123 ends the live game, matched message and all.
+            await store.agora_seated(["c"], "TBL123", {"c": "text\nwith a newline"})
+            assert (await store.agora_state(["c"]))["c"].matched == "text\nwith a newline"
+            await store.add_hand_points("h", [HandScore("c", "C", 0, "lost"),
+                                              HandScore("d", "D", 9, "won")], 1.0, code="TBL123")
+            state = await store.agora_state(["c", "d"])
+            assert state["c"].live is None and state["c"].matched is None and state["d"].live is None
         run_async(_with(new_store, body))
 
 
 async def _with(new_store: StoreFactory, body: Any) -> None:
     async with new_store() as store:
         await body(store)
+
+
+def test_across_two_processes_one_seat_and_no_second_game(redis_url: str) -> None:
+    """Two server processes (two apps) on one Redis: one account's sessions queued on both
+    take one seat; once matched, joining again on the other process is refused."""
+    settings = settings_for("redis", redis_url)
+    with LiveServer(settings) as one, LiveServer(settings) as two:
+        async def go() -> None:
+            me = await Player(one, "Twin").register()
+            async with me.http() as http:
+                other_token = await register(http, "Twin")  # a second session, same account
+            here = await AgoraClient(me).open()
+            there = await AgoraClient(Player(two, "Twin")).open(token=other_token)
+            for c in (here, there):
+                await c.send({"type": "join"})
+                await c.next("queued")
+            mates = [await Player(two, n).register() for n in ("Uma", "Vic")]
+            mc = [await AgoraClient(p).open() for p in mates]
+            for c in mc:
+                await c.send({"type": "join"})
+            matched = [await c.next("matched", timeout=8) for c in mc]
+            assert len(set(matched[0]["players"])) == 3
+            for c in (here, there):  # both of Twin's sockets hear of it, on either process
+                assert (await c.next("matched", timeout=8))["code"] == matched[0]["code"]
+            await there.send({"type": "join"})
+            assert (await there.next("error"))["code"] == "already_playing"
+            await here.send({"type": "join"})
+            assert (await here.next("error"))["code"] == "already_playing"
+            for c in (here, there, *mc):
+                await c.close()
+        run(go())

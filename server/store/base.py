@@ -37,7 +37,7 @@ first, finished or not: a memory store forgets anyway).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -181,10 +181,13 @@ class RatedEntry:
 @dataclass(frozen=True)
 class AgoraState:
     """What the agora keeps of a player: the code of their live agora game (``"*"`` while
-    being seated; None: none) and the sorted player ids of their last group joined by ``,``."""
+    being seated; None: none), the sorted player ids of their last group joined by ``,``, and
+    the ``matched`` message of that live game (for every process holding one of their
+    sockets to send once)."""
 
     live: str | None
     last: str | None
+    matched: str | None = None
 
 
 @dataclass(frozen=True)
@@ -339,9 +342,11 @@ class Store(ABC):
         not (or no longer) queued. The mark lasts ``SEATING_TTL`` seconds."""
 
     @abstractmethod
-    async def agora_seated(self, player_ids: Sequence[str], code: str | None) -> None:
-        """These players were seated together at agora table ``code``: their live game and
-        their last group (None: the seating failed, the live marks are cleared)."""
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        """These players were seated together at agora table ``code``: their live game, its
+        ``matched`` message by player id, and their last group (``code`` None: the seating
+        failed, the live marks are cleared)."""
 
     @abstractmethod
     async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:

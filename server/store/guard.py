@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ..rating import Rating
@@ -191,8 +191,9 @@ class GuardedStore(Store):
     async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
         return await self._call("queue", lambda: self.inner.queue_take(player_ids))
 
-    async def agora_seated(self, player_ids: Sequence[str], code: str | None) -> None:
-        await self._call("queue", lambda: self.inner.agora_seated(player_ids, code))
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        await self._call("queue", lambda: self.inner.agora_seated(player_ids, code, matched))
 
     async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
         return await self._call("queue", lambda: self.inner.agora_state(player_ids))

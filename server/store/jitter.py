@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rating import Rating
@@ -146,9 +146,10 @@ class JitterStore(Store):
         await self._wait()
         return await self.inner.queue_take(player_ids)
 
-    async def agora_seated(self, player_ids: Sequence[str], code: str | None) -> None:
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
         await self._wait()
-        await self.inner.agora_seated(player_ids, code)
+        await self.inner.agora_seated(player_ids, code, matched)
 
     async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
         await self._wait()

@@ -13,7 +13,7 @@ import bisect
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rating import Rating, hand_ranks, initial, rate
@@ -55,6 +55,7 @@ class MemoryStore(Store):
         self._queue: OrderedDict[str, tuple[str, float]] = OrderedDict()  # name, since
         self._ratings: dict[str, Rating] = {}
         self._live: dict[str, tuple[str, float]] = {}  # player id -> (code, expiry)
+        self._matched: dict[str, str] = {}
         self._last: dict[str, str] = {}
         self._tables: dict[str, str] = {}
         self._mail: dict[str, str] = {}
@@ -225,14 +226,18 @@ class MemoryStore(Store):
             self._live[p] = ("*", time.time() + SEATING_TTL)
         return out
 
-    async def agora_seated(self, player_ids: Sequence[str], code: str | None) -> None:
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
         group = ",".join(sorted(player_ids))
         for p in player_ids:
+            self._matched.pop(p, None)
             if code is None:
                 self._live.pop(p, None)
             else:
                 self._live[p] = (code, time.time() + LIVE_TTL)
                 self._last[p] = group
+                if matched and p in matched:
+                    self._matched[p] = matched[p]
 
     async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
         now = time.time()
@@ -242,7 +247,8 @@ class MemoryStore(Store):
             if live is not None and live[1] < now:
                 del self._live[p]
                 live = None
-            out[p] = AgoraState(live[0] if live else None, self._last.get(p))
+            out[p] = AgoraState(live[0] if live else None, self._last.get(p),
+                                self._matched.get(p) if live else None)
         return out
 
     async def queue_position(self, player_id: str) -> int | None:

@@ -8,8 +8,9 @@ key                         type       holds
 ``rating``                  hash       player id -> :class:`~server.rating.Rating` JSON
 ``rating:order``            zset       player id scored by the conservative rating
 ``agora:live:{player_id}``  string     the code of their live agora game (``*``: being
-                                       seated); expires after ``LIVE_TTL`` seconds, deleted
-                                       when the hand is counted
+                                       seated), then a newline and its ``matched`` message;
+                                       expires after ``LIVE_TTL`` seconds, deleted when the
+                                       hand is counted
 ``agora:last``              hash       player id -> their last group's sorted ids (``a,b,c``)
 ==========================  =========  ======================================================
 
@@ -24,7 +25,7 @@ process: the same ``hand_id``, the log's id, is refused the second time).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..rating import Rating, hand_ranks, initial, rate
@@ -63,7 +64,10 @@ for j = 0, n - 1 do
   redis.call('LPUSH', hist, ARGV[a + 3])
   redis.call('LTRIM', hist, 0, max - 1)
   local live = KEYS[8 + j * 2]
-  if ARGV[3] ~= '' and redis.call('GET', live) == ARGV[3] then redis.call('DEL', live) end
+  local v = redis.call('GET', live)
+  if ARGV[3] ~= '' and v and (v == ARGV[3] or string.sub(v, 1, #ARGV[3] + 1) == ARGV[3] .. '\\n') then
+    redis.call('DEL', live)
+  end
 end
 return 1
 """
@@ -193,14 +197,16 @@ class RatedRanking:
         return [QueueEntry(flat[i], flat[i + 1], float(flat[i + 2]))
                 for i in range(0, len(flat), 3)]
 
-    async def seated(self, player_ids: Sequence[str], code: str | None) -> None:
+    async def seated(self, player_ids: Sequence[str], code: str | None,
+                     matched: Mapping[str, str] | None = None) -> None:
         pipe = self.r.pipeline(transaction=True)
         group = ",".join(sorted(player_ids))
         for p in player_ids:
             if code is None:
                 pipe.delete(self._k("agora", "live", p))
             else:
-                pipe.set(self._k("agora", "live", p), code, px=int(LIVE_TTL * 1000))
+                value = code + ("\n" + matched[p] if matched and p in matched else "")
+                pipe.set(self._k("agora", "live", p), value, px=int(LIVE_TTL * 1000))
                 pipe.hset(self._k("agora", "last"), p, group)
         await pipe.execute()
 
@@ -212,4 +218,8 @@ class RatedRanking:
             pipe.get(self._k("agora", "live", p))
         pipe.hmget(self._k("agora", "last"), list(player_ids))
         *lives, lasts = await pipe.execute()
-        return {p: AgoraState(live, last) for p, live, last in zip(player_ids, lives, lasts)}
+        out = {}
+        for p, live, last in zip(player_ids, lives, lasts):
+            code, _, text = (live or "").partition("\n")
+            out[p] = AgoraState(code or None, last, text or None)
+        return out

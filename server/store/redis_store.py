@@ -34,7 +34,7 @@ in ``server.store.rated`` (their keys are listed there); counting a hand is its 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -313,8 +313,9 @@ class RedisStore(Store):
     async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
         return await self.rated.queue_take(self._qkeys(), player_ids)
 
-    async def agora_seated(self, player_ids: Sequence[str], code: str | None) -> None:
-        await self.rated.seated(player_ids, code)
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        await self.rated.seated(player_ids, code, matched)
 
     async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
         return await self.rated.state(player_ids)
