@@ -11,10 +11,11 @@ liveness lease (``QUEUE_ALIVE``, 5 s) that the process holding the player's sock
 every tick, so that the entries of a process that died drop out within seconds; no process
 start clears the queue.
 
-Across processes: whichever process pops a group (on a join) creates the table and tells
-the members it holds at once; for the others it leaves a ``matched`` message in the store
-(``Store.agora_post``), which the process holding their socket takes at its next tick
-(``Store.agora_take``) and sends. At every tick each process also sends its waiting players
+Across processes: whichever process takes a group creates the table and tells the members
+it holds at once; it keeps each member's ``matched`` message with their live game in the
+store (``Store.agora_seated``), and every process holding one of their sockets sends it at its
+next tick (once: a player's sockets may be on several processes, one account logged in
+twice). (``Store.agora_post``/``agora_take``, a message taken by one process, are still read.) At every tick each process also sends its waiting players
 their position when it changed, so positions reach everyone wherever connected.
 
 When three are matched, the agora creates a table in ``single`` mode marked ``agora`` (its
@@ -22,11 +23,21 @@ finished hand goes to the ranking, see ``server.tables``), seats the three in qu
 tells each player's sockets ``matched`` with the table code and their seat; the clients then
 connect to ``/ws/{code}`` as for any table.
 
+Fair matching (issue 18): who plays whom is :func:`server.matching.choose_group` (close
+ratings first, widening with waiting time; not the same three twice in a row when others
+wait), tried at every join and every tick; the chosen three are taken out of the queue at
+once (``Store.queue_take``, which fails when another process took one of them first) and
+marked as seated at a live agora game (``Store.agora_seated``) until their hand is counted.
+A player id has one place in the queue (a logged-in player's id is their account's: one
+account never takes two seats), and joining while seated at a live agora game is refused
+(``already_playing``).
+
 Messages (``docs/protocol.md``, "Agora"), client → server: :class:`JoinIn`, :class:`LeaveIn`,
 ``ping``; server → client: :class:`QueuedOut`, :class:`LeftOut`, :class:`MatchedOut`,
 :class:`AgoraErrorOut` (codes: ``bad_json``, ``unknown_type``, ``bad_field``, ``too_large``,
-``test_deals_off``, ``too_many_tables``, ``store_unavailable``: the store did not answer, join
-again later; ``account_needed``: a guest's join, refused by ``server.api.agora``), ``pong``.
+``test_deals_off``, ``too_many_tables``, ``already_playing``, ``store_unavailable``: the store
+did not answer, join again later; ``account_needed``: a guest's join, refused by
+``server.api.agora``), ``pong``.
 """
 
 from __future__ import annotations
@@ -35,6 +46,8 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
@@ -44,14 +57,14 @@ from .connection import Connection
 from .inbox import TableError
 from .journal import DealOptions
 from .logs import TableLog
+from .matching import GROUP, Waiting, choose_group
 from .metrics import Metrics
+from .rating import initial
 from .registry import TableRegistry
 from .sessions import Session
 from .settings import Settings
 from .store import QueueEntry, Store, StoreError
 
-#: Players per agora hand.
-GROUP = 3
 #: Seconds between two agora ticks: liveness renewed, messages taken, positions sent.
 AGORA_TICK = 1.0
 
@@ -92,12 +105,14 @@ class _Out(BaseModel):
 
 
 class QueuedOut(_Out):
-    """You wait in the queue at ``position`` (1: next); ``waiting`` players in all. Sent on
-    joining and whenever the queue before you changes."""
+    """You wait in the queue at ``position`` (1: next); ``waiting`` players in all; you have
+    waited ``waited`` seconds (the client counts on from there). Sent on joining and whenever
+    the queue before you changes."""
 
     type: Literal["queued"] = "queued"
     position: int
     waiting: int
+    waited: float = 0.0
 
 
 class LeftOut(_Out):
@@ -118,7 +133,7 @@ class MatchedOut(_Out):
 class AgoraErrorOut(_Out):
     type: Literal["error"] = "error"
     code: Literal["bad_json", "unknown_type", "bad_field", "too_large", "test_deals_off",
-                  "too_many_tables", "store_unavailable", "account_needed"]
+                  "too_many_tables", "already_playing", "store_unavailable", "account_needed"]
     message: str
 
 
@@ -201,7 +216,9 @@ class Agora:
     """Matchmaking for one server: its task, its sockets, the store's queue."""
 
     def __init__(self, registry: TableRegistry, store: Store, settings: Settings,
-                 metrics: Metrics | None = None) -> None:
+                 metrics: Metrics | None = None, clock: Callable[[], float] = time.time) -> None:
+        #: Wall-clock seconds (Unix time: shared by processes for waiting times); tests pass one.
+        self.clock = clock
         self.registry = registry
         self.store = store
         self.settings = settings
@@ -214,6 +231,7 @@ class Agora:
         self.options: dict[str, DealOptions] = {}  # test-only deals, by queued player
         self.matched = 0  # groups matched since start
         self._told: dict[str, tuple[int, int]] = {}  # the last position sent, by player
+        self._sent: dict[str, str] = {}  # the last matched message sent, by player
         self._task: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
 
@@ -294,6 +312,15 @@ class Agora:
             self.options.pop(pid, None)
             self._told.pop(pid, None)
             self._send_player(pid, text)
+        # A group matched elsewhere, or by this process for a player whose other sockets are
+        # elsewhere: the live game's ``matched`` message, sent once from here.
+        for pid, state in (await self.store.agora_state(here)).items():
+            if state.matched and state.live not in (None, "*") and self._sent.get(pid) != state.matched:
+                self._sent[pid] = state.matched
+                self.options.pop(pid, None)
+                self._told.pop(pid, None)
+                self._send_player(pid, state.matched)
+        await self._match()  # windows widen with time: a group may be possible now
         await self._tell_positions()
 
     def _send_player(self, player_id: str, text: str) -> None:
@@ -330,13 +357,31 @@ class Agora:
             return
         pid = conn.player_id
         session = self.sessions[pid]
-        new = await self.store.queue_join(pid, session.name)
+        live = await self._live_game(pid)
+        if live is not None:
+            conn.send(dump(AgoraErrorOut(
+                code="already_playing",
+                message=f"You are already playing an agora game (table {live}): finish it "
+                        "before joining the queue again." if live != "*" else
+                        "You are being seated at an agora game.")))
+            return
+        new = await self.store.queue_join(pid, session.name, since=self.clock())
         self._told.pop(pid, None)  # a join is always answered with the position
         if options is not None and (new or pid not in self.options):
             self.options[pid] = options
         self.log.info("agora joined" if new else "agora join again", seat=session.name)
         await self._match()
         await self._tell_positions()
+
+    async def _live_game(self, player_id: str) -> str | None:
+        """The code of the player's live agora game (``*``: being seated), or None. A table
+        this process holds whose game is over does not count (its hand is being counted)."""
+        live = (await self.store.agora_state([player_id]))[player_id].live
+        if live is not None and live != "*":
+            table = self.registry.get(live)
+            if table is not None and table.phase == "over":
+                return None
+        return live
 
     async def _leave(self, player_id: str) -> None:
         self.options.pop(player_id, None)
@@ -354,6 +399,7 @@ class Agora:
         mine.discard(conn.id)
         if not mine:
             self.by_player.pop(pid, None)
+            self._sent.pop(pid, None)
             await self._leave(pid)
             self.sessions.pop(pid, None)
 
@@ -362,20 +408,37 @@ class Agora:
         members = await self.store.queue_members()
         if self.metrics is not None:
             self.metrics.agora_waiting.set(len(members))
+        now = self.clock()
         for i, entry in enumerate(members, 1):
             place = (i, len(members))
             if entry.player_id in self.by_player and self._told.get(entry.player_id) != place:
                 self._told[entry.player_id] = place
-                self._send_player(entry.player_id,
-                                  dump(QueuedOut(position=i, waiting=len(members))))
+                waited = round(max(0.0, now - entry.since), 1) if entry.since else 0.0
+                self._send_player(entry.player_id, dump(
+                    QueuedOut(position=i, waiting=len(members), waited=waited)))
 
     async def _match(self) -> None:
-        """Start a game for every group of three waiting."""
-        while True:
-            group = await self.store.queue_pop(GROUP)
-            if group is None:
+        """Start a game for every group :func:`~server.matching.choose_group` makes of the
+        queue (``Store.queue_take`` takes a group at once, or nobody when another process
+        took one of them first: then the queue is read again)."""
+        for _ in range(100):  # bounded: each round either starts a game or stops
+            members = await self.store.queue_members()
+            if len(members) < GROUP:
                 return
-            # Every member is live (the pop dropped stale entries); those connected to other
+            ids = [m.player_id for m in members]
+            ratings = await self.store.ratings(ids)
+            states = await self.store.agora_state(ids)
+            default = initial().mu
+            waiting = [Waiting(m.player_id, ratings[m.player_id].mu if m.player_id in ratings
+                               else default, m.since, states[m.player_id].last)
+                       for m in members]
+            chosen = choose_group(waiting, self.clock())
+            if chosen is None:
+                return
+            group = await self.store.queue_take(chosen)
+            if group is None:
+                continue  # another process took one of them: look again
+            # Every member is live (the take checked their leases); those connected to other
             # processes are told through the store (see the module docstring).
             await self._start_game(group)
 
@@ -396,13 +459,21 @@ class Agora:
                 self._send_player(s.player_id, dump(AgoraErrorOut(
                     code="too_many_tables" if e.code == "too_many_tables" else "bad_field",
                     message=e.message)))
+            with contextlib.suppress(StoreError):  # else the seating marks expire by themselves
+                await self.store.agora_seated([s.player_id for s in sessions], None)
             return
         self.matched += 1
         self.log.info("agora matched", code=table.code, players=",".join(seats))
+        texts: dict[str, str] = {}
         for s, seat in zip(sessions, seats):
-            text = dump(MatchedOut(code=table.code, url=table.url, seat=seat, players=seats))
+            text = texts[s.player_id] = dump(MatchedOut(code=table.code, url=table.url,
+                                                         seat=seat, players=seats))
             self._told.pop(s.player_id, None)
             if s.player_id in self.by_player:
+                self._sent[s.player_id] = text
                 self._send_player(s.player_id, text)
-            else:
-                await self.store.agora_post(s.player_id, text)
+        try:  # their live game (the take marked them for SEATING_TTL seconds meanwhile), and
+            # its matched message for the processes holding their other sockets
+            await self.store.agora_seated([s.player_id for s in sessions], table.code, texts)
+        except StoreError:
+            self.log.warning("agora live games not recorded", code=table.code)

@@ -1,7 +1,9 @@
-"""The public ranking (R22) and finished hands: ``GET /api/ranking``,
-``GET /api/players/{player_id}/history`` (``me`` with a token: your own), ``GET /api/hands``,
-``GET /api/hands/{log_id}``. All read the store (``server.store``), so with Redis they show what
-was played before a restart; a store that does not answer makes them 503 ``store_unavailable``.
+"""The public ranking (R22 as changed by issue 18) and finished hands: ``GET /api/ranking``
+(by conservative rating, ``server.rating``), ``GET /api/ranking/points`` (the legacy order: total
+points), ``GET /api/players/{player_id}/history`` (``me`` with a token: your own; with the rating
+after each hand), ``GET /api/hands``, ``GET /api/hands/{log_id}``. All read the store
+(``server.store``), so with Redis they show what was played before a restart; a store that does
+not answer makes them 503 ``store_unavailable``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pydantic import BaseModel
 
 from ..deps import SessionsDep, bearer
 from ..errors import ApiError
-from ..store import Store
+from ..rating import PROVISIONAL_GAMES, conservative
+from ..store import RatedEntry, Store
 
 router = APIRouter()
 
@@ -31,6 +34,40 @@ StoreDep = Annotated[Store, Depends(get_store)]
 
 
 class RankOut(BaseModel):
+    """A player in the rated ranking: ``rating`` is the conservative rating ``mu − 3·sigma``
+    that orders it; ``games`` the rated hands, ``provisional`` below ``PROVISIONAL_GAMES``;
+    ``points`` the total points of every counted agora hand, ``hands`` how many."""
+
+    rank: int
+    player_id: str
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+    points: int
+    hands: int
+
+    @classmethod
+    def of(cls, e: RatedEntry) -> RankOut:
+        r = e.rating
+        return cls(rank=e.rank, player_id=e.player_id, name=e.name,
+                   rating=round(r.conservative, 3), mu=round(r.mu, 3), sigma=round(r.sigma, 3),
+                   games=r.games, provisional=r.provisional, points=e.points, hands=e.hands)
+
+
+class RankingOut(BaseModel):
+    """``ranking``: one page, best first; ``players``: how many are rated in all;
+    ``provisional_games``: fewer rated hands than this and a player is provisional."""
+
+    ranking: list[RankOut]
+    players: int
+    offset: int
+    provisional_games: int = PROVISIONAL_GAMES
+
+
+class PointsRankOut(BaseModel):
     rank: int
     player_id: str
     name: str
@@ -38,10 +75,10 @@ class RankOut(BaseModel):
     hands: int
 
 
-class RankingOut(BaseModel):
-    """``ranking``: one page, best first; ``players``: how many are ranked in all."""
+class PointsRankingOut(BaseModel):
+    """The legacy ranking: total points, best first (R22 before ratings)."""
 
-    ranking: list[RankOut]
+    ranking: list[PointsRankOut]
     players: int
     offset: int
 
@@ -56,11 +93,21 @@ class HistoryHandOut(BaseModel):
     result: str
     code: str
     players: list[str]
+    #: The conservative rating after this hand (None: counted before ratings existed).
+    rating: float | None = None
+    mu: float | None = None
+    sigma: float | None = None
 
 
 class HistoryOut(BaseModel):
+    """``rank``: the player's place in the rated ranking (None: never rated); ``points`` and
+    ``hands_counted``: their total points and counted hands, legacy ones included."""
+
     player_id: str
+    name: str
     rank: RankOut | None
+    points: int
+    hands_counted: int
     hands: list[HistoryHandOut]
 
 
@@ -71,10 +118,20 @@ def _iso(at: float) -> str:
 @router.get("/api/ranking")
 async def ranking(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
                   offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0) -> RankingOut:
-    """The ranking: total points of every agora hand, best first (ties share a rank)."""
+    """The ranking: rated players by conservative rating, best first (ties share a rank)."""
+    page = await store.rating_top(limit, offset)
+    return RankingOut(ranking=[RankOut.of(e) for e in page],
+                      players=await store.rated_players(), offset=offset)
+
+
+@router.get("/api/ranking/points")
+async def points_ranking(store: StoreDep, limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                         offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0
+                         ) -> PointsRankingOut:
+    """The legacy ranking: total points of every agora hand (guest-era hands included)."""
     page = await store.top(limit, offset)
-    return RankingOut(ranking=[RankOut(**e.__dict__) for e in page],
-                      players=await store.ranked_players(), offset=offset)
+    return PointsRankingOut(ranking=[PointsRankOut(**e.__dict__) for e in page],
+                            players=await store.ranked_players(), offset=offset)
 
 
 @router.get("/api/players/{player_id}/history")
@@ -87,12 +144,19 @@ async def history(player_id: str, store: StoreDep, sessions: SessionsDep,
         if session is None:
             raise ApiError(401, "bad_token", "`me` needs a session token (Authorization: Bearer ...).")
         player_id = session.player_id
-    rank = await store.rank_of(player_id)
+    rated = await store.rating_of(player_id)
+    legacy = await store.rank_of(player_id)
     hands = await store.history(player_id, limit)
     return HistoryOut(
-        player_id=player_id, rank=RankOut(**rank.__dict__) if rank else None,
-        hands=[HistoryHandOut(hand_id=h.hand_id, at=h.at, date=_iso(h.at), points=h.points,
-                              result=h.result, code=h.code, players=h.players) for h in hands])
+        player_id=player_id, name=legacy.name if legacy else "",
+        rank=RankOut.of(rated) if rated else None,
+        points=legacy.points if legacy else 0, hands_counted=legacy.hands if legacy else 0,
+        hands=[HistoryHandOut(
+            hand_id=h.hand_id, at=h.at, date=_iso(h.at), points=h.points, result=h.result,
+            code=h.code, players=h.players,
+            rating=None if h.mu is None or h.sigma is None else round(conservative(h.mu, h.sigma), 3),
+            mu=None if h.mu is None else round(h.mu, 3),
+            sigma=None if h.sigma is None else round(h.sigma, 3)) for h in hands])
 
 
 @router.get("/api/hands")

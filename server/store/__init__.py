@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import (
+    AgoraState,
     Fenced,
     FinishedGame,
     HandScore,
@@ -14,6 +15,7 @@ from .base import (
     LoggedBatch,
     QueueEntry,
     RankEntry,
+    RatedEntry,
     Store,
     StoreConflict,
     StoreError,
@@ -24,8 +26,8 @@ from .jitter import JitterStore
 from .memory import MemoryStore
 
 __all__ = [
-    "Fenced", "FinishedGame", "GuardedStore", "HandScore", "HistoryEntry", "JitterStore", "LoggedBatch",
-    "MemoryStore", "QueueEntry", "RankEntry", "Store", "StoreConflict", "StoreError",
+    "AgoraState", "Fenced", "FinishedGame", "GuardedStore", "HandScore", "HistoryEntry", "JitterStore", "LoggedBatch",
+    "MemoryStore", "QueueEntry", "RankEntry", "RatedEntry", "Store", "StoreConflict", "StoreError",
     "StoreUnavailable", "TableRecord", "make_store",
 ]
 

@@ -37,9 +37,11 @@ first, finished or not: a memory store forgets anyway).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from ..rating import Rating
 
 #: JSON-able event dicts of one engine call.
 EventDicts = list[dict[str, Any]]
@@ -53,6 +55,14 @@ UNFINISHED_TTL = 7 * 24 * 3600
 #: Seconds a queued player's entry stays in the matchmaking queue without renewal (the process
 #: holding their agora socket renews it, ``server.agora``).
 QUEUE_ALIVE = 5.0
+
+#: Seconds a player's live agora game is remembered when its hand is never counted (a table
+#: abandoned or lost): after that they may join the queue again.
+LIVE_TTL = 3 * 3600.0
+
+#: Seconds a player taken out of the queue is marked as being seated (``"*"``) before their
+#: table's code replaces the mark.
+SEATING_TTL = 60.0
 
 #: Logs the memory store keeps at most.
 MAX_LOGS = 10000
@@ -127,23 +137,57 @@ class HistoryEntry:
     result: str
     code: str
     players: list[str]
+    #: The player's rating after this hand (None: a hand counted before ratings existed).
+    mu: float | None = None
+    sigma: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> HistoryEntry:
+        mu, sigma = d.get("mu"), d.get("sigma")
         return cls(hand_id=str(d["hand_id"]), at=float(d["at"]), points=int(d["points"]),
                    result=str(d["result"]), code=str(d["code"]),
-                   players=[str(p) for p in d["players"]])
+                   players=[str(p) for p in d["players"]],
+                   mu=None if mu is None else float(mu),
+                   sigma=None if sigma is None else float(sigma))
 
 
 @dataclass(frozen=True)
 class QueueEntry:
-    """A player waiting in the matchmaking queue."""
+    """A player waiting in the matchmaking queue, since ``since`` (Unix seconds, as given to
+    :meth:`Store.queue_join`; 0 when not given)."""
 
     player_id: str
     name: str
+    since: float = field(default=0.0, compare=False)
+
+
+@dataclass(frozen=True)
+class RatedEntry:
+    """A player in the rated ranking (``server.rating``): ``rank`` is 1 + the number of
+    players with a strictly higher conservative rating; ``points`` the total points of every
+    counted agora hand (legacy points included), ``hands`` the hands counted."""
+
+    rank: int
+    player_id: str
+    name: str
+    rating: Rating
+    points: int
+    hands: int
+
+
+@dataclass(frozen=True)
+class AgoraState:
+    """What the agora keeps of a player: the code of their live agora game (``"*"`` while
+    being seated; None: none), the sorted player ids of their last group joined by ``,``, and
+    the ``matched`` message of that live game (for every process holding one of their
+    sockets to send once)."""
+
+    live: str | None
+    last: str | None
+    matched: str | None = None
 
 
 @dataclass(frozen=True)
@@ -246,8 +290,12 @@ class Store(ABC):
     async def add_hand_points(self, hand_id: str, scores: Sequence[HandScore], at: float,
                               code: str = "") -> bool:
         """Count one hand: add each player's points to the ranking, remember the name, count
-        the hand, and put it first in each player's history. Atomic. Returns False, and
-        changes nothing, when ``hand_id`` was counted before."""
+        the hand, update the ratings (``server.rating``: places from the results, the
+        library's update), put it first in each player's history with the rating after it,
+        and clear the players' live agora game when it is ``code``. Atomic (in Redis a
+        compare-and-set on the ratings read, tried again when another process rated one of
+        these players meanwhile). Returns False, and changes nothing, when ``hand_id`` was
+        counted before."""
 
     @abstractmethod
     async def top(self, n: int = 20, offset: int = 0) -> list[RankEntry]:
@@ -265,13 +313,54 @@ class Store(ABC):
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryEntry]:
         """A player's counted hands, newest first (empty for an unknown player)."""
 
+    # ------------------------------------------------------------ ratings (server.rating)
+
+    @abstractmethod
+    async def rating_top(self, n: int = 20, offset: int = 0) -> list[RatedEntry]:
+        """The rated ranking from place ``offset``: conservative rating descending, ties by
+        player id descending (Redis ``ZREVRANGE``), competition ranks."""
+
+    @abstractmethod
+    async def rating_of(self, player_id: str) -> RatedEntry | None:
+        """One player's place in the rated ranking, or None when never rated (a guest-era
+        player keeps only their legacy points, :meth:`rank_of`)."""
+
+    @abstractmethod
+    async def rated_players(self) -> int:
+        """How many players have a rating."""
+
+    @abstractmethod
+    async def ratings(self, player_ids: Sequence[str]) -> dict[str, Rating]:
+        """The ratings of those of these players who have one."""
+
+    # ------------------------------------------------------------ agora bookkeeping
+
+    @abstractmethod
+    async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
+        """Take exactly these players out of the queue at once, in the order given, and mark
+        each as being seated (live game ``"*"``); None, and nobody taken, when one of them is
+        not (or no longer) queued. The mark lasts ``SEATING_TTL`` seconds."""
+
+    @abstractmethod
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        """These players were seated together at agora table ``code``: their live game, its
+        ``matched`` message by player id, and their last group (``code`` None: the seating
+        failed, the live marks are cleared)."""
+
+    @abstractmethod
+    async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
+        """The live game and last group of each of these players."""
+
     # ------------------------------------------------------------ matchmaking queue
 
     @abstractmethod
-    async def queue_join(self, player_id: str, name: str, alive: float = QUEUE_ALIVE) -> bool:
-        """Put a player at the end of the queue. False when already queued (the place is kept,
-        the name updated). The entry lives ``alive`` seconds unless renewed
-        (:meth:`queue_touch`); a stale entry is dropped before any pop or listing."""
+    async def queue_join(self, player_id: str, name: str, alive: float = QUEUE_ALIVE,
+                         since: float = 0.0) -> bool:
+        """Put a player at the end of the queue. False when already queued (the place and
+        ``since`` are kept, the name updated). The entry lives ``alive`` seconds unless renewed
+        (:meth:`queue_touch`); a stale entry is dropped before any pop or listing. ``since``
+        (Unix seconds) is when they began waiting (:attr:`QueueEntry.since`)."""
 
     async def queue_touch(self, player_ids: Sequence[str], alive: float = QUEUE_ALIVE) -> None:
         """Renew the liveness of these queued players (their sockets are held here)."""

@@ -21,10 +21,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from ..rating import Rating
 from .base import (
+    AgoraState,
     EventDicts,
     Fenced,
     FinishedGame,
@@ -33,6 +35,7 @@ from .base import (
     LoggedBatch,
     QueueEntry,
     RankEntry,
+    RatedEntry,
     Store,
     StoreConflict,
     StoreError,
@@ -142,8 +145,10 @@ class GuardedStore(Store):
     async def history(self, player_id: str, limit: int = 50) -> list[HistoryEntry]:
         return await self._call("history", lambda: self.inner.history(player_id, limit))
 
-    async def queue_join(self, player_id: str, name: str, alive: float = 5.0) -> bool:
-        return await self._call("queue", lambda: self.inner.queue_join(player_id, name, alive))
+    async def queue_join(self, player_id: str, name: str, alive: float = 5.0,
+                         since: float = 0.0) -> bool:
+        return await self._call("queue", lambda: self.inner.queue_join(player_id, name, alive,
+                                                                       since))
 
     async def queue_touch(self, player_ids: Sequence[str], alive: float = 5.0) -> None:
         await self._call("queue", lambda: self.inner.queue_touch(player_ids, alive))
@@ -168,6 +173,30 @@ class GuardedStore(Store):
 
     async def queue_clear(self) -> None:
         await self._call("queue", lambda: self.inner.queue_clear())
+
+    # -- ratings and agora bookkeeping (server.rating, server.agora)
+
+    async def rating_top(self, n: int = 20, offset: int = 0) -> list[RatedEntry]:
+        return await self._call("rank", lambda: self.inner.rating_top(n, offset))
+
+    async def rating_of(self, player_id: str) -> RatedEntry | None:
+        return await self._call("rank", lambda: self.inner.rating_of(player_id))
+
+    async def rated_players(self) -> int:
+        return await self._call("rank", lambda: self.inner.rated_players())
+
+    async def ratings(self, player_ids: Sequence[str]) -> dict[str, Rating]:
+        return await self._call("rank", lambda: self.inner.ratings(player_ids))
+
+    async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
+        return await self._call("queue", lambda: self.inner.queue_take(player_ids))
+
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        await self._call("queue", lambda: self.inner.agora_seated(player_ids, code, matched))
+
+    async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
+        return await self._call("queue", lambda: self.inner.agora_state(player_ids))
 
     async def put_table(self, code: str, record: dict[str, Any]) -> None:
         await self._call("table", lambda: self.inner.put_table(code, record))

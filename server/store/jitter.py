@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..rating import Rating
 from .base import (
+    AgoraState,
     EventDicts,
     FinishedGame,
     HandScore,
@@ -20,6 +22,7 @@ from .base import (
     LoggedBatch,
     QueueEntry,
     RankEntry,
+    RatedEntry,
     Store,
 )
 
@@ -84,9 +87,10 @@ class JitterStore(Store):
         await self._wait()
         return await self.inner.history(player_id, limit)
 
-    async def queue_join(self, player_id: str, name: str, alive: float = 5.0) -> bool:
+    async def queue_join(self, player_id: str, name: str, alive: float = 5.0,
+                         since: float = 0.0) -> bool:
         await self._wait()
-        return await self.inner.queue_join(player_id, name, alive)
+        return await self.inner.queue_join(player_id, name, alive, since)
 
     async def queue_touch(self, player_ids: Sequence[str], alive: float = 5.0) -> None:
         await self._wait()
@@ -119,6 +123,37 @@ class JitterStore(Store):
     async def queue_clear(self) -> None:
         await self._wait()
         await self.inner.queue_clear()
+
+    # -- ratings and agora bookkeeping (server.rating, server.agora)
+
+    async def rating_top(self, n: int = 20, offset: int = 0) -> list[RatedEntry]:
+        await self._wait()
+        return await self.inner.rating_top(n, offset)
+
+    async def rating_of(self, player_id: str) -> RatedEntry | None:
+        await self._wait()
+        return await self.inner.rating_of(player_id)
+
+    async def rated_players(self) -> int:
+        await self._wait()
+        return await self.inner.rated_players()
+
+    async def ratings(self, player_ids: Sequence[str]) -> dict[str, Rating]:
+        await self._wait()
+        return await self.inner.ratings(player_ids)
+
+    async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
+        await self._wait()
+        return await self.inner.queue_take(player_ids)
+
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        await self._wait()
+        await self.inner.agora_seated(player_ids, code, matched)
+
+    async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
+        await self._wait()
+        return await self.inner.agora_state(player_ids)
 
     async def put_table(self, code: str, record: dict[str, Any]) -> None:
         await self._wait()

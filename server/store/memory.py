@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import bisect
 import json
+import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..rating import Rating, hand_ranks, initial, rate
 from .base import (
     HISTORY_MAX,
+    LIVE_TTL,
     MAX_LOGS,
+    SEATING_TTL,
+    AgoraState,
     EventDicts,
     FinishedGame,
     HandScore,
@@ -25,6 +30,7 @@ from .base import (
     LoggedBatch,
     QueueEntry,
     RankEntry,
+    RatedEntry,
     Store,
     StoreConflict,
     competition_ranks,
@@ -46,7 +52,11 @@ class MemoryStore(Store):
         self._hands: dict[str, int] = {}
         self._history: dict[str, list[str]] = {}  # newest first
         self._history_max = history_max
-        self._queue: OrderedDict[str, str] = OrderedDict()
+        self._queue: OrderedDict[str, tuple[str, float]] = OrderedDict()  # name, since
+        self._ratings: dict[str, Rating] = {}
+        self._live: dict[str, tuple[str, float]] = {}  # player id -> (code, expiry)
+        self._matched: dict[str, str] = {}
+        self._last: dict[str, str] = {}
         self._tables: dict[str, str] = {}
         self._mail: dict[str, str] = {}
 
@@ -99,17 +109,56 @@ class MemoryStore(Store):
                               code: str = "") -> bool:
         if hand_id in self._counted:
             return False
+        ranks = hand_ranks([s.result for s in scores])  # raises before anything changes
         self._counted.add(hand_id)
         names = [s.name for s in scores]
-        for s in scores:
+        after = rate([self._ratings.get(s.player_id) or initial() for s in scores], ranks)
+        for s, r in zip(scores, after):
             self._points[s.player_id] = self._points.get(s.player_id, 0) + s.points
             self._names[s.player_id] = s.name
             self._hands[s.player_id] = self._hands.get(s.player_id, 0) + 1
-            entry = HistoryEntry(hand_id, at, s.points, s.result, code, names)
+            self._ratings[s.player_id] = r
+            if code and self._live.get(s.player_id, ("", 0.0))[0] == code:
+                del self._live[s.player_id]
+            entry = HistoryEntry(hand_id, at, s.points, s.result, code, names, r.mu, r.sigma)
             hist = self._history.setdefault(s.player_id, [])
             hist.insert(0, json.dumps(entry.to_dict()))
             del hist[self._history_max:]
         return True
+
+    # ------------------------------------------------------------ ratings
+
+    def _rated_order(self) -> list[tuple[str, float]]:
+        return sorted(((p, r.conservative) for p, r in self._ratings.items()),
+                      key=lambda kv: (kv[1], kv[0]), reverse=True)
+
+    def _rated(self, rank: int, player_id: str) -> RatedEntry:
+        return RatedEntry(rank, player_id, self._names.get(player_id, ""),
+                          self._ratings[player_id], self._points.get(player_id, 0),
+                          self._hands.get(player_id, 0))
+
+    async def rating_top(self, n: int = 20, offset: int = 0) -> list[RatedEntry]:
+        ordered = self._rated_order()
+        offset = max(0, offset)
+        page = ordered[offset:offset + max(0, n)]
+        if not page:
+            return []
+        first = 1 + sum(1 for _, v in ordered if v > page[0][1])
+        ranks = competition_ranks(page, offset, first)
+        return [self._rated(r, p) for r, (p, _) in zip(ranks, page)]
+
+    async def rating_of(self, player_id: str) -> RatedEntry | None:
+        mine = self._ratings.get(player_id)
+        if mine is None:
+            return None
+        above = sum(1 for r in self._ratings.values() if r.conservative > mine.conservative)
+        return self._rated(1 + above, player_id)
+
+    async def rated_players(self) -> int:
+        return len(self._ratings)
+
+    async def ratings(self, player_ids: Sequence[str]) -> dict[str, Rating]:
+        return {p: self._ratings[p] for p in player_ids if p in self._ratings}
 
     def _ordered(self) -> list[tuple[str, float]]:
         # Redis ZREVRANGE order: score descending, then member descending.
@@ -145,11 +194,12 @@ class MemoryStore(Store):
 
     # ------------------------------------------------------------ matchmaking queue
 
-    async def queue_join(self, player_id: str, name: str, alive: float = 5.0) -> bool:
+    async def queue_join(self, player_id: str, name: str, alive: float = 5.0,
+                         since: float = 0.0) -> bool:
         # One process: its agora leaves the queue when a socket goes, no liveness needed.
-        new = player_id not in self._queue
-        self._queue[player_id] = name  # an existing key keeps its place
-        return new
+        old = self._queue.get(player_id)
+        self._queue[player_id] = (name, since if old is None else old[1])  # keeps its place
+        return old is None
 
     async def queue_leave(self, player_id: str) -> bool:
         return self._queue.pop(player_id, None) is not None
@@ -157,10 +207,49 @@ class MemoryStore(Store):
     async def queue_pop(self, n: int = 3) -> list[QueueEntry] | None:
         if n <= 0 or len(self._queue) < n:
             return None
-        return [QueueEntry(*self._queue.popitem(last=False)) for _ in range(n)]
+        out = []
+        for _ in range(n):
+            p, (name, since) = self._queue.popitem(last=False)
+            out.append(QueueEntry(p, name, since))
+        return out
 
     async def queue_members(self) -> list[QueueEntry]:
-        return [QueueEntry(p, name) for p, name in self._queue.items()]
+        return [QueueEntry(p, name, since) for p, (name, since) in self._queue.items()]
+
+    async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
+        if not player_ids or any(p not in self._queue for p in player_ids):
+            return None
+        out = []
+        for p in player_ids:
+            name, since = self._queue.pop(p)
+            out.append(QueueEntry(p, name, since))
+            self._live[p] = ("*", time.time() + SEATING_TTL)
+        return out
+
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        group = ",".join(sorted(player_ids))
+        for p in player_ids:
+            self._matched.pop(p, None)
+            if code is None:
+                self._live.pop(p, None)
+            else:
+                self._live[p] = (code, time.time() + LIVE_TTL)
+                self._last[p] = group
+                if matched and p in matched:
+                    self._matched[p] = matched[p]
+
+    async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
+        now = time.time()
+        out = {}
+        for p in player_ids:
+            live = self._live.get(p)
+            if live is not None and live[1] < now:
+                del self._live[p]
+                live = None
+            out[p] = AgoraState(live[0] if live else None, self._last.get(p),
+                                self._matched.get(p) if live else None)
+        return out
 
     async def queue_position(self, player_id: str) -> int | None:
         for i, p in enumerate(self._queue, 1):

@@ -21,27 +21,31 @@ key                         type       holds
 ``queue``                   zset       player id scored by its arrival number (FIFO)
 ``queue:names``             hash       player id -> name
 ``queue:seq``               string     the arrival counter (INCR)
+``queue:since``             hash       player id -> when they began waiting (Unix seconds)
 ``table:{code}``            string     a table record (JSON)
 ==========================  =========  ======================================================
 
 Counting a hand, joining the queue and popping a group are Lua scripts, so each is atomic
 even with several server processes on one Redis. Ranking order and ranks match the memory
-store (see ``server.store.base``).
+store (see ``server.store.base``). The ratings and the agora's live games and last groups are
+in ``server.store.rated`` (their keys are listed there); counting a hand is its script.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
+from ..rating import Rating
 from .base import (
     HISTORY_MAX,
     QUEUE_ALIVE,
     UNFINISHED_TTL,
+    AgoraState,
     EventDicts,
     FinishedGame,
     HandScore,
@@ -49,33 +53,17 @@ from .base import (
     LoggedBatch,
     QueueEntry,
     RankEntry,
+    RatedEntry,
     Store,
     StoreConflict,
     TableRecord,
     competition_ranks,
 )
 from .owned import OwnedTables
+from .rated import RatedRanking
 
-# KEYS: counted, rank, names, hands, history keys...; ARGV: hand_id, history max, then
-# (player id, name, points, history JSON) per player.
-_ADD_HAND = """
-if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
-local max = tonumber(ARGV[2])
-local k = 5
-for i = 3, #ARGV, 4 do
-  local pid = ARGV[i]
-  redis.call('ZINCRBY', KEYS[2], ARGV[i + 2], pid)
-  redis.call('HSET', KEYS[3], pid, ARGV[i + 1])
-  redis.call('HINCRBY', KEYS[4], pid, 1)
-  redis.call('LPUSH', KEYS[k], ARGV[i + 3])
-  redis.call('LTRIM', KEYS[k], 0, max - 1)
-  k = k + 1
-end
-return 1
-"""
-
-# KEYS: queue, names, seq, alive; ARGV: player id, name, liveness ms. 1 when newly queued, 0
-# when already there (the liveness is renewed either way).
+# KEYS: queue, names, seq, alive, since; ARGV: player id, name, liveness ms, since. 1 when
+# newly queued, 0 when already there (the liveness is renewed either way, since kept).
 _QUEUE_JOIN = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -83,10 +71,11 @@ redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) then return 0 end
 redis.call('ZADD', KEYS[1], redis.call('INCR', KEYS[3]), ARGV[1])
+redis.call('HSET', KEYS[5], ARGV[1], ARGV[4])
 return 1
 """
 
-# KEYS: queue, names, alive. Drops the entries whose liveness ran out (their process did not
+# KEYS: queue, names, alive, since. Drops the entries whose liveness ran out (their process did not
 # renew it: it died, or lost Redis), by Redis's own clock.
 _PRUNE = """
 local t = redis.call('TIME')
@@ -97,12 +86,13 @@ for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
     redis.call('ZREM', KEYS[1], id)
     redis.call('HDEL', KEYS[2], id)
     redis.call('ZREM', KEYS[3], id)
+    redis.call('HDEL', KEYS[4], id)
   end
 end
 """
 
-# KEYS: queue, names, alive; ARGV: n. Prunes, then the first n (id, name, id, name, ...) or {}
-# when fewer wait.
+# KEYS: queue, names, alive, since; ARGV: n. Prunes, then the first n (id, name, since, ...)
+# or {} when fewer wait.
 _QUEUE_POP = _PRUNE + """
 local n = tonumber(ARGV[1])
 if n <= 0 or redis.call('ZCARD', KEYS[1]) < n then return {} end
@@ -112,8 +102,10 @@ local out = {}
 for _, id in ipairs(ids) do
   out[#out + 1] = id
   out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
+  out[#out + 1] = redis.call('HGET', KEYS[4], id) or '0'
   redis.call('HDEL', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
+  redis.call('HDEL', KEYS[4], id)
 end
 return out
 """
@@ -167,13 +159,13 @@ class RedisStore(Store):
         self.prefix = prefix
         self._history_max = history_max
         self.unfinished_ttl = unfinished_ttl
-        self._add_hand = client.register_script(_ADD_HAND)
         self._queue_join = client.register_script(_QUEUE_JOIN)
         self._queue_pop = client.register_script(_QUEUE_POP)
         self._queue_prune = client.register_script(_PRUNE)
         self._queue_touch = client.register_script(_QUEUE_TOUCH)
         self._mail_take = client.register_script(_MAIL_TAKE)
         self.owned = OwnedTables(client, prefix, unfinished_ttl)
+        self.rated = RatedRanking(client, prefix)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "mvx:", max_connections: int = 64,
@@ -262,15 +254,7 @@ class RedisStore(Store):
 
     async def add_hand_points(self, hand_id: str, scores: Sequence[HandScore], at: float,
                               code: str = "") -> bool:
-        names = [s.name for s in scores]
-        keys = [self._k("rank", "counted"), self._k("rank"), self._k("rank", "names"),
-                self._k("rank", "hands")]
-        args: list[Any] = [hand_id, self._history_max]
-        for s in scores:
-            keys.append(self._k("history", s.player_id))
-            entry = HistoryEntry(hand_id, at, s.points, s.result, code, names)
-            args += [s.player_id, s.name, s.points, json.dumps(entry.to_dict())]
-        return bool(await self._add_hand(keys=keys, args=args))
+        return await self.rated.add_hand(hand_id, scores, at, code, self._history_max)
 
     async def _entries(self, scored: list[tuple[str, float]], ranks: list[int]) -> list[RankEntry]:
         if not scored:
@@ -312,15 +296,42 @@ class RedisStore(Store):
         texts = await self.r.lrange(self._k("history", player_id), 0, limit - 1)
         return [HistoryEntry.from_dict(json.loads(t)) for t in texts]
 
+    # ------------------------------------------------------------ ratings
+
+    async def rating_top(self, n: int = 20, offset: int = 0) -> list[RatedEntry]:
+        return await self.rated.top(n, offset)
+
+    async def rating_of(self, player_id: str) -> RatedEntry | None:
+        return await self.rated.rating_of(player_id)
+
+    async def rated_players(self) -> int:
+        return await self.rated.count()
+
+    async def ratings(self, player_ids: Sequence[str]) -> dict[str, Rating]:
+        return await self.rated.ratings(player_ids)
+
+    async def queue_take(self, player_ids: Sequence[str]) -> list[QueueEntry] | None:
+        return await self.rated.queue_take(self._qkeys(), player_ids)
+
+    async def agora_seated(self, player_ids: Sequence[str], code: str | None,
+                           matched: Mapping[str, str] | None = None) -> None:
+        await self.rated.seated(player_ids, code, matched)
+
+    async def agora_state(self, player_ids: Sequence[str]) -> dict[str, AgoraState]:
+        return await self.rated.state(player_ids)
+
     # ------------------------------------------------------------ matchmaking queue
 
     def _qkeys(self) -> list[str]:
-        return [self._k("queue"), self._k("queue", "names"), self._k("queue", "alive")]
+        return [self._k("queue"), self._k("queue", "names"), self._k("queue", "alive"),
+                self._k("queue", "since")]
 
-    async def queue_join(self, player_id: str, name: str, alive: float = QUEUE_ALIVE) -> bool:
+    async def queue_join(self, player_id: str, name: str, alive: float = QUEUE_ALIVE,
+                         since: float = 0.0) -> bool:
         keys = [self._k("queue"), self._k("queue", "names"), self._k("queue", "seq"),
-                self._k("queue", "alive")]
-        return bool(await self._queue_join(keys=keys, args=[player_id, name, int(alive * 1000)]))
+                self._k("queue", "alive"), self._k("queue", "since")]
+        return bool(await self._queue_join(keys=keys, args=[player_id, name, int(alive * 1000),
+                                                            repr(float(since))]))
 
     async def queue_touch(self, player_ids: Sequence[str], alive: float = QUEUE_ALIVE) -> None:
         if player_ids:
@@ -344,22 +355,27 @@ class RedisStore(Store):
         pipe.zrem(self._k("queue"), player_id)
         pipe.hdel(self._k("queue", "names"), player_id)
         pipe.zrem(self._k("queue", "alive"), player_id)
-        removed, _, _ = await pipe.execute()
+        pipe.hdel(self._k("queue", "since"), player_id)
+        removed, *_ = await pipe.execute()
         return bool(removed)
 
     async def queue_pop(self, n: int = 3) -> list[QueueEntry] | None:
         flat = await self._queue_pop(keys=self._qkeys(), args=[n])
         if not flat:
             return None
-        return [QueueEntry(flat[i], flat[i + 1]) for i in range(0, len(flat), 2)]
+        return [QueueEntry(flat[i], flat[i + 1], float(flat[i + 2]))
+                for i in range(0, len(flat), 3)]
 
     async def queue_members(self) -> list[QueueEntry]:
         await self._queue_prune(keys=self._qkeys())
         ids = await self.r.zrange(self._k("queue"), 0, -1)
         if not ids:
             return []
-        names = await self.r.hmget(self._k("queue", "names"), ids)
-        return [QueueEntry(p, n or "") for p, n in zip(ids, names)]
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hmget(self._k("queue", "names"), ids)
+        pipe.hmget(self._k("queue", "since"), ids)
+        names, sinces = await pipe.execute()
+        return [QueueEntry(p, n or "", float(s or 0)) for p, n, s in zip(ids, names, sinces)]
 
     async def queue_position(self, player_id: str) -> int | None:
         rank = await self.r.zrank(self._k("queue"), player_id)

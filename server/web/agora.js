@@ -96,7 +96,8 @@ export function createAgora(ctx) {
     switch (msg.type) {
       case "queued":
         if (!wants()) return; // a late one, after we asked to leave
-        set({ phase: "queued", position: msg.position, waiting: msg.waiting, error: null });
+        set({ phase: "queued", position: msg.position, waiting: msg.waiting, error: null,
+          since: Date.now() - (Number(msg.waited) || 0) * 1000 });
         return;
       case "left":
         shut();
@@ -118,7 +119,7 @@ export function createAgora(ctx) {
       case "error": {
         const known = t("err." + msg.code, {}, null);
         const text = known || refusalText(msg.code, msg.message);
-        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field" || msg.code === "store_unavailable" || msg.code === "account_needed") {
+        if (msg.code === "too_many_tables" || msg.code === "test_deals_off" || msg.code === "bad_field" || msg.code === "store_unavailable" || msg.code === "account_needed" || msg.code === "already_playing") {
           // Not queued (or no longer): the player may try again.
           setWant(false);
           shut();
@@ -180,6 +181,21 @@ export function createAgora(ctx) {
 
 // ---------------------------------------------------------------- the page
 
+// How long this player has waited (the server's `waited`, counted on here every second).
+let waitedTimer = null;
+function waitedText(since) {
+  const s = Math.max(0, Math.floor((Date.now() - since) / 1000));
+  return t("agora.waited", { time: `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` });
+}
+function waitedLine(since) {
+  clearInterval(waitedTimer);
+  waitedTimer = setInterval(() => {
+    const el = document.getElementById("agora-waited");
+    if (el) el.textContent = waitedText(since); else clearInterval(waitedTimer);
+  }, 1000);
+  return h("p", { id: "agora-waited", class: "muted small" }, waitedText(since));
+}
+
 /** /#agora: join, wait (position, how many wait), leave. */
 export function renderAgora(S, Agora, go) {
   const a = S.agora;
@@ -196,6 +212,7 @@ export function renderAgora(S, Agora, go) {
           : a.connState === "connecting" && a.position !== null ? t("agora.reconnecting") : t("agora.connecting")),
       a.phase === "queued" && a.position !== null ? h("p", { id: "agora-position" }, t("agora.position", { position: a.position })) : null,
       waiting !== null ? h("p", { id: "agora-count", class: "agora-count" }, t("agora.count", { n: waiting })) : null,
+      a.phase === "queued" && a.since ? waitedLine(a.since) : null,
       h("p", { class: "muted" }, t("agora.needed")),
       h("p", { class: "muted small" }, t("agora.as", { name: S.session.name }), " ", t("agora.keep_open"))));
     parts.push(h("div", { class: "row" },

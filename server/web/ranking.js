@@ -1,6 +1,6 @@
-// The public ranking (GET /api/ranking) and a player's agora hands
-// (GET /api/players/{id}/history; "me" with the session token): /#ranking and /#player/{id}.
-// A preview of the top of the ranking sits on the home page.
+// The public ranking (GET /api/ranking: by skill rating, mu - 3 sigma, issue 18) and a player's
+// agora hands with their rating over time (GET /api/players/{id}/history; "me" with the session
+// token): /#ranking and /#player/{id}. A preview of the top of the ranking sits on the home page.
 import { t, getLang } from "./i18n.js";
 import { api } from "./net.js";
 import { h } from "./ui.js";
@@ -106,14 +106,22 @@ function dateText(hand) {
   }
 }
 
+function ratingText(x) {
+  if (typeof x !== "number") return "";
+  const v = x.toFixed(1);
+  return x < 0 ? `\u2212${v.slice(1)}` : v;
+}
+
 function rankRow(r, me, go, extra = "") {
   const mine = !!(me && r.player_id === me.player_id);
-  return h("tr", { class: (mine ? "me-row" : "") + extra, dataset: { playerId: r.player_id }, "aria-current": mine ? "true" : null },
+  return h("tr", { class: (mine ? "me-row" : "") + extra, dataset: { playerId: r.player_id, rating: r.rating, provisional: r.provisional ? "1" : null }, "aria-current": mine ? "true" : null },
     h("td", { class: "num rank-n" }, String(r.rank)),
     h("th", { scope: "row" }, go.link(`/#player/${encodeURIComponent(r.player_id)}`, r.name, { class: "player-link", title: t("rank.see_hands", { name: r.name }) }),
-      mine ? h("span", { class: "badge you" }, t("word.you")) : null),
+      mine ? h("span", { class: "badge you" }, t("word.you")) : null,
+      r.provisional ? [" ", h("span", { class: "badge provisional", title: t("rating.provisional_title", { n: r.games }) }, t("rating.provisional"))] : null),
     h("td", { class: "num" }, signed(r.points)),
-    h("td", { class: "num" }, String(r.hands)));
+    h("td", { class: "num" }, String(r.hands)),
+    h("td", { class: "num rating-cell", title: t("rating.mu_sigma", { mu: ratingText(r.mu), sigma: ratingText(r.sigma) }) }, ratingText(r.rating)));
 }
 
 function rankTable(rows, me, go, id) {
@@ -121,10 +129,11 @@ function rankTable(rows, me, go, id) {
   return h("table", { class: "scores ranking-table", id },
     h("thead", {}, h("tr", {},
       h("th", { scope: "col", class: "num" }, t("rank.col.rank")), h("th", { scope: "col" }, t("rank.col.player")),
-      h("th", { scope: "col", class: "num" }, t("rank.col.points")), h("th", { scope: "col", class: "num" }, t("rank.col.hands")))),
+      h("th", { scope: "col", class: "num" }, t("rank.col.points")), h("th", { scope: "col", class: "num" }, t("rank.col.hands")),
+      h("th", { scope: "col", class: "num", title: t("rating.col_title") }, t("rating.col")))),
     h("tbody", {}, rows.map((r) => rankRow(r, me, go)),
       me && me.rank && !inPage ? [
-        h("tr", { class: "gap", "aria-hidden": "true" }, h("td", { colspan: "4" }, "\u22ee")),
+        h("tr", { class: "gap", "aria-hidden": "true" }, h("td", { colspan: "5" }, "\u22ee")),
         rankRow(me.rank, me, go, " detached")] : null));
 }
 
@@ -138,7 +147,7 @@ export function renderRanking(S, R, Agora, go) {
       h("h2", { id: "ranking-title" }, t("rank.title")),
       h("span", { class: "spacer" }),
       h("button", { class: "btn tiny", type: "button", id: "ranking-refresh", onclick: () => R.load() }, t("rank.refresh"))),
-    h("p", { class: "muted" }, t("rank.intro")),
+    h("p", { class: "muted", id: "ranking-intro" }, t("rating.intro")),
   ];
   if (st.error) parts.push(h("p", { class: "error", role: "alert", id: "ranking-error" }, t("rank.failed"), " ", st.error));
   if (st.rows === null) {
@@ -167,7 +176,7 @@ export function renderHistory(S, R, go) {
   const st = S.hist;
   const d = st.data;
   const isMe = st.id === "me" || !!(d && S.rank.me && d.player_id === S.rank.me.player_id);
-  const name = d && d.rank ? d.rank.name : (isMe && S.session ? S.session.name : null);
+  const name = d && d.rank ? d.rank.name : d && d.name ? d.name : (isMe && S.session ? S.session.name : null);
   const title = isMe ? t("hist.title.me") : name ? t("hist.title", { name }) : t("hist.title.unknown");
   const parts = [h("h2", { id: "history-title" }, title)];
   if (st.id === "me" && !S.session) {
@@ -180,9 +189,14 @@ export function renderHistory(S, R, go) {
     parts.push(h("div", { class: "row history-summary", id: "history-summary" },
       d.rank ? [
         h("span", { class: "chip" }, t("hist.rank", { rank: d.rank.rank })),
-        h("span", { class: "chip" }, t("hist.points", { points: signed(d.rank.points) })),
-        h("span", { class: "chip" }, t("hist.hands", { hands: d.rank.hands }))]
-        : h("span", { class: "chip" }, t("hist.unranked"))));
+        h("span", { class: "chip", id: "history-rating" }, t("rating.chip", { rating: ratingText(d.rank.rating) })),
+        d.rank.provisional ? h("span", { class: "chip provisional" }, t("rating.provisional")) : null]
+        : h("span", { class: "chip" }, t("hist.unranked")),
+      d.hands_counted ? [
+        h("span", { class: "chip" }, t("hist.points", { points: signed(d.points) })),
+        h("span", { class: "chip" }, t("hist.hands", { hands: d.hands_counted }))] : null));
+    const chart = ratingChart(d.hands, d.rank);
+    if (chart) parts.push(chart);
     if (!d.hands.length) {
       parts.push(h("p", { class: "muted", id: "history-empty" }, t("hist.empty")));
     } else {
@@ -203,6 +217,39 @@ export function renderHistory(S, R, go) {
     go.link("/#ranking", t("hist.back"), { id: "history-to-ranking", class: "btn" }),
     go.link("/", t("btn.home"), { id: "history-home", class: "btn ghost" })));
   return h("section", { class: "panel page history-page", "aria-labelledby": "history-title" }, parts);
+}
+
+// ---------------------------------------------------------------- rating over time
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+  for (const c of children) if (c) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  return el;
+}
+
+/** A small line of the conservative rating after each rated hand, oldest first (the hands
+ *  come newest first), from the starting rating (0: mu 25 - 3 x 25/3) when the first rated hand
+ *  is among them; null when none is rated. */
+function ratingChart(hands, rank) {
+  const pts = hands.filter((x) => typeof x.rating === "number").map((x) => x.rating).reverse();
+  if (!pts.length) return null;
+  if (rank && rank.games === pts.length) pts.unshift(0);
+  const W = 320, H = 96, PAD = 6;
+  const lo = Math.min(...pts, 0), hi = Math.max(...pts, 0);
+  const span = hi - lo || 1;
+  const x = (i) => PAD + (pts.length === 1 ? (W - 2 * PAD) / 2 : (i * (W - 2 * PAD)) / (pts.length - 1));
+  const y = (v) => H - PAD - ((v - lo) * (H - 2 * PAD)) / span;
+  const line = pts.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
+  const label = t("rating.chart_label", { n: pts.length, first: ratingText(pts[0]), last: ratingText(pts[pts.length - 1]) });
+  return h("figure", { class: "rating-chart", id: "rating-chart" },
+    svg("svg", { viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": label, "data-points": pts.map((v) => v.toFixed(3)).join(",") },
+      svg("title", {}, label),
+      svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "zero", stroke: "currentColor", "stroke-opacity": "0.25", "stroke-dasharray": "3 3" }),
+      svg("polyline", { points: line, fill: "none", stroke: "currentColor", "stroke-width": "2", "stroke-linejoin": "round" }),
+      ...pts.map((v, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: "2.5", fill: "currentColor" }))),
+    h("figcaption", { class: "muted small" }, label));
 }
 
 /** The home page's ranking block: the top few, and links to the whole ranking and my hands. */

@@ -418,6 +418,14 @@ const en = {
   "err.too_many_logins": "Too many login attempts: wait a minute and try again.",
   "err.too_many_registrations": "Too many new accounts from your address: try again later.",
   "err.accounts_busy": "The server is busy checking passwords: try again in a moment.",
+  // -- rating
+  "rating.intro": "Players are ordered by skill rating: a cautious estimate (μ − 3σ) that rises when you place well against strong players and becomes surer with every hand. Points are still counted, but no longer decide the place.",
+  "rating.col": "Rating", "rating.col_title": "Skill rating, μ − 3σ",
+  "rating.provisional": "provisional", "rating.provisional_title": "Only {n} rated hands so far: this rating can still move a lot.",
+  "rating.mu_sigma": "Skill {mu} ± {sigma}", "rating.chip": "Rating: {rating}",
+  "rating.chart_label": "Rating after each of {n} hands: from {first} to {last}",
+  "agora.waited": "Waiting for {time}",
+  "err.already_playing": "You are already playing an agora game: finish it before joining the queue again.",
 };
 
 export default en;

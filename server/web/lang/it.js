@@ -419,6 +419,14 @@ const it = {
   "err.too_many_logins": "Troppi tentativi di accesso: aspetta un minuto e riprova.",
   "err.too_many_registrations": "Troppi account nuovi dal tuo indirizzo: riprova più tardi.",
   "err.accounts_busy": "Il server sta verificando molte password: riprova tra un momento.",
+  // -- rating
+  "rating.intro": "L'ordine segue il punteggio di abilità: una stima prudente (μ − 3σ) che sale quando ci si piazza bene contro avversari forti e diventa più sicura a ogni mano. I punti si contano ancora, ma non decidono più il posto.",
+  "rating.col": "Punteggio", "rating.col_title": "Punteggio di abilità, μ − 3σ",
+  "rating.provisional": "provvisorio", "rating.provisional_title": "Finora solo {n} mani valutate: questo punteggio può ancora cambiare molto.",
+  "rating.mu_sigma": "Abilità {mu} ± {sigma}", "rating.chip": "Punteggio: {rating}",
+  "rating.chart_label": "Punteggio dopo ciascuna di {n} mani: da {first} a {last}",
+  "agora.waited": "In attesa da {time}",
+  "err.already_playing": "Hai già una partita dell'agorà in corso: finiscila prima di rientrare in coda.",
 };
 
 export default it;

@@ -419,6 +419,14 @@ const nl = {
   "err.too_many_logins": "Te veel inlogpogingen: wacht een minuut en probeer het opnieuw.",
   "err.too_many_registrations": "Te veel nieuwe accounts vanaf je adres: probeer het later opnieuw.",
   "err.accounts_busy": "De server controleert veel wachtwoorden: probeer het zo opnieuw.",
+  // -- rating
+  "rating.intro": "Spelers staan op volgorde van vaardigheidsscore: een voorzichtige schatting (μ − 3σ) die stijgt als je goed eindigt tegen sterke spelers en met elke hand zekerder wordt. Punten worden nog geteld, maar bepalen de plaats niet meer.",
+  "rating.col": "Score", "rating.col_title": "Vaardigheidsscore, μ − 3σ",
+  "rating.provisional": "voorlopig", "rating.provisional_title": "Pas {n} beoordeelde handen: deze score kan nog flink veranderen.",
+  "rating.mu_sigma": "Vaardigheid {mu} ± {sigma}", "rating.chip": "Score: {rating}",
+  "rating.chart_label": "Score na elk van {n} handen: van {first} naar {last}",
+  "agora.waited": "Wacht al {time}",
+  "err.already_playing": "Je speelt al een agora-partij: maak die eerst af voor je weer in de wachtrij gaat.",
 };
 
 export default nl;
