@@ -1,7 +1,7 @@
 """A finished hand watched again in a real browser (issue 17, point 7): /replay/{code}/{hand}.
 
 Three websocket clients play the short stacked hand of ``replayhelpers`` (a chain undo, then C
-goes out), with pauses so that it lasts about three seconds. The replay page then shows the
+goes out), with pauses so that it lasts about two seconds. The replay page then shows the
 chain undo on the timeline; a click on its mark shows that moment, its notice marked; at 8x
 the replay runs to its end in about an eighth of the hand's time, and the last moment shows
 every player's cards and the result. A hand that does not exist shows the refusal in words.
@@ -25,7 +25,7 @@ from test_web_support import Browsers, expect
 live_server, chromium_browser, browsers = web.live_server, web.chromium_browser, web.browsers
 
 #: Seconds between the parts of the hand (it lasts about twice this).
-PAUSE = 1.5
+PAUSE = 1.0
 
 
 def play_slow_hand(server: Any) -> str:
