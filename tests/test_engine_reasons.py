@@ -79,7 +79,7 @@ def test_the_codes_cover_every_rule_and_explain_agrees_with_is_valid() -> None:
     the rule sets can give."""
     rng = random.Random(17)
     seen: set[str] = set()
-    for _ in range(6000):
+    for _ in range(2500):
         rules: RuleSet = rng.choice(list(RULES.values()))
         pool = C.full_deck(rules.packs, rules.jokers)
         if rng.random() < 0.5:  # one suit or one rank, most of the time
@@ -175,11 +175,12 @@ def test_a_play_the_final_sweep_brings_down_says_why() -> None:
 
 
 def test_the_recorded_games_split_every_fallen_card() -> None:
-    """Across the recorded games (bots, crowded melds, freezes): what fell is exactly own
+    """Across recorded games (bots, busy tables, a crowded meld): what fell is exactly own
     cards back to a hand plus table cards back to a meld, and a play with reasons lost
     cards."""
     plays = wounded = 0
-    for game in GAMES[:12]:
+    some = {"bots, deal 0", "bots, deal 5", "busy table 1", "busy table 3", "crowded meld 1"}
+    for game in [g for g in GAMES if g["name"] in some]:
         for line in run(game):
             if '"play_ended"' not in line:
                 continue
