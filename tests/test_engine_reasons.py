@@ -46,8 +46,9 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("machiavelox", "10S 10H 9S", {"why": "set_mixed_ranks", "card": "9S"}),   # §3.2: one rank
     ("machiavelox", "9S 9H 9D 9C 9S", {"why": "set_too_big", "most": 4}),       # §3.2: 3 or 4
     ("machiavelox", "5H 6H 7S", {"why": "run_mixed_suits", "card": "7S"}),     # §3.1: one suit
-    ("machiavelox", "5H 6H 8H", {"why": "run_gap", "missing": ["7H"]}),         # §3.1: sequence
-    ("machiavelox", "3C 8C 4C", {"why": "run_gap", "missing": ["5C", "6C", "7C"]}),
+    ("machiavelox", "5H 6H 8H", {"why": "run_gap", "suit": "H", "missing": ["7"]}),         # §3.1: sequence
+    ("machiavelox", "3C 8C 4C", {"why": "run_gap", "suit": "C",
+                                     "missing": ["5", "6", "7"]}),
     ("machiavelox", "5H 6H 6H", {"why": "run_duplicate", "card": "6H"}),       # a rank once
     ("classic", "KH AH 2H", {"why": "run_ace_wrap", "card": "AH"}),            # C6: no wrap
     ("classic_dutch", "QH KH AH", {"why": "run_ace_high", "card": "AH"}),      # C6: ace low
@@ -56,7 +57,7 @@ CASES: list[tuple[str, str, dict[str, Any]]] = [
      {"why": "run_too_long", "most": 13}),                                      # A..K at most
     ("classic", "JK JK 5H", {"why": "too_few_real", "need": 2}),               # C7: 2 real
     ("classic_italian", "JK JK 5H 6H", {"why": "too_many_jokers", "most": 1}),  # C7: 1 joker
-    ("classic", "5H JK 9H", {"why": "run_gap", "missing": ["6H", "7H", "8H"]}),
+    ("classic", "5H JK 9H", {"why": "run_gap", "suit": "H", "missing": ["6", "7", "8"]}),
 ]
 
 
