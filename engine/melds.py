@@ -218,7 +218,9 @@ WHY_CODES: dict[str, tuple[str, ...]] = {
     "run_too_long": ("most",),           # longer than any run the ace rule allows (R5)
     "run_ace_wrap": ("card",),           # K–A–2 only where the ace wraps (R3; not classic)
     "run_ace_high": ("card",),           # Q–K–A only where the ace may be high (C6)
-    "run_gap": ("missing",),             # ranks missing between the cards (§3.1)
+    "run_gap": ("suit", "missing"),      # ranks missing between the cards (§3.1): rank
+                                         # names (``"7"``, ``"Q"``) and the suit letter, not
+                                         # faces: no card is named that is not on the table
     "not_a_meld": (),                    # none of the above (kept so a client always has words)
 }
 
@@ -288,8 +290,8 @@ def _explain_run(cards: Sequence[int], reals: Sequence[int], rules: RuleSet) -> 
                     if left[r]:
                         left[r] -= 1
                     else:
-                        missing.append(_face(r, suit))
-                return {"why": "run_gap", "missing": missing}
+                        missing.append(_NAMES[r])
+                return {"why": "run_gap", "suit": "SHDC"[suit], "missing": missing}
     return {"why": "not_a_meld"}
 
 
@@ -300,7 +302,7 @@ def explain(cards: Sequence[int], rules: RuleSet) -> dict[str, Any] | None:
 
     Returns ``{"why": code, ...}`` with a code of :data:`WHY_CODES` and its parameters, faces
     in R1 notation: ``{"why": "set_duplicate_suit", "card": "10S"}``, ``{"why": "run_gap",
-    "missing": ["7H"]}``. A meld whose real cards share a rank is read as a set, one whose
+    "suit": "H", "missing": ["7"]}``. A meld whose real cards share a rank is read as a set, one whose
     real cards share a suit as a run; with neither, as whichever more of its cards agree on
     (a tie: a set when its first two real cards share a rank), and the first card that
     disagrees is named. Jokers are checked first (C7, R5), then the shape (§3)."""

@@ -30,7 +30,8 @@ Shape of :func:`hand_view` (keys always present)::
                                        # it can no longer fall; laid and not laid_final is
                                        # "pending" (the going-out checklist, issue 17)
      "hand": [faces] | None,                # only your own
-     "table": [{"id", "cards": [faces, run order], "valid", "reworked_by": [players],
+     "table": [{"id", "cards": [faces, run order; invalid: as built, docs/rules.md 2.6],
+                "valid", "reworked_by": [players],
                 "on_trial": [faces], "held": [faces]}],
      "removed": [faces],
      "plays": [{"id", "player", "status": "open" | "suspended" | "confirmed",

@@ -33,7 +33,8 @@ export function whyText(w, mine) {
   if (w.why === "no_own_card") return t(mine ? "why.no_own_card.me" : "why.no_own_card");
   const code = WHY.includes(w.why) ? w.why : "not_a_meld";
   return t("why." + code, { meld: meldName(w), card: w.card ? faces([w.card]) : "",
-    missing: faces(w.missing), need: w.need ?? 3, most: w.most ?? "" });
+    // run_gap names the missing ranks and the suit, not faces (no card off the table is named).
+    missing: faces((w.missing || []).map((r) => r + (w.suit || ""))), need: w.need ?? 3, most: w.most ?? "" });
 }
 
 function whys(wounds, mine) {
