@@ -123,6 +123,20 @@ def test_the_store_keeps_one_account_per_skeleton_and_revokes_sessions(account_s
     run(go())
 
 
+def test_a_memory_session_expires_with_its_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    import server.accounts.store as store_module
+
+    async def go() -> None:
+        store = MemoryAccounts()
+        await store.session_add("s1", "id1", 60)
+        assert await store.session_account("s1") == "id1"
+        real = time.time()
+        monkeypatch.setattr(store_module.time, "time", lambda: real + 61)
+        assert await store.session_account("s1") is None
+        assert await store.sessions_alive(["s1"]) == set()
+    run(go())
+
+
 # ---------------------------------------------------------------------------- HTTP
 
 
