@@ -146,8 +146,10 @@ class TestLive:
             players = [await Player(server, n).register() for n in ("Dee", "Eve", "Fay")]
             clients = [await AgoraClient(p).open() for p in players]
             await clients[0].send({"type": "join", "position": POSITION})
-            for c in clients[1:]:
-                await c.send({"type": "join"})
+            await clients[0].next("queued")  # Dee first: she is A of the stacked deal
+            await clients[1].send({"type": "join"})
+            await clients[1].next("queued")
+            await clients[2].send({"type": "join"})
             matched = [await c.next("matched") for c in clients]
             for p in players:
                 await p.connect(matched[0]["code"])
