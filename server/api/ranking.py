@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel
 
-from ..deps import SessionsDep, bearer
+from ..deps import AccountsDep, SessionsDep, get_session
 from ..errors import ApiError
 from ..rating import PROVISIONAL_GAMES, conservative
 from ..store import RatedEntry, Store
@@ -135,15 +135,13 @@ async def points_ranking(store: StoreDep, limit: Annotated[int, Query(ge=1, le=5
 
 
 @router.get("/api/players/{player_id}/history")
-async def history(player_id: str, store: StoreDep, sessions: SessionsDep,
+async def history(player_id: str, store: StoreDep, sessions: SessionsDep, accounts: AccountsDep,
                   authorization: Annotated[str | None, Header()] = None,
                   limit: Annotated[int, Query(ge=1, le=500)] = 50) -> HistoryOut:
-    """A player's counted hands, newest first, and their place. ``me``: the token's player."""
+    """A player's counted hands, newest first, and their place. ``me``: the token's player
+    (refused as :func:`server.deps.get_session` refuses: ``bad_token``, ``session_revoked``)."""
     if player_id == "me":
-        session = sessions.verify(bearer(authorization))
-        if session is None:
-            raise ApiError(401, "bad_token", "`me` needs a session token (Authorization: Bearer ...).")
-        player_id = session.player_id
+        player_id = (await get_session(sessions, accounts, authorization)).player_id
     rated = await store.rating_of(player_id)
     legacy = await store.rank_of(player_id)
     hands = await store.history(player_id, limit)
