@@ -172,7 +172,7 @@ function meldBox(S, A, m, unsafeBy, reserved, canAct) {
     dataset: { drop: canAct ? "meld" : "", meld: String(m.id), key: `meld:${m.id}` },
     onclick: canAct ? () => A.activateZone("meld", m.id) : null,
   },
-  h("div", { class: "meld-head" }, h("span", { class: "meld-id" }, `#${m.id}`), tags),
+  h("div", { class: "meld-head" }, h("span", { class: "meld-id" }, t("meld.badge", { n: m.id })), tags),
   h("div", { class: "cards meld-cards", "data-group": `meld-${m.id}` }, cards));
 }
 

@@ -426,6 +426,8 @@ const en = {
   "rating.chart_label": "Rating after each of {n} hands: from {first} to {last}",
   "agora.waited": "Waiting for {time}",
   "err.already_playing": "You are already playing an agora game: finish it before joining the queue again.",
+  // -- lead
+  "meld.badge": "meld {n}",
 };
 
 export default en;

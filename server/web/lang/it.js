@@ -427,6 +427,8 @@ const it = {
   "rating.chart_label": "Punteggio dopo ciascuna di {n} mani: da {first} a {last}",
   "agora.waited": "In attesa da {time}",
   "err.already_playing": "Hai già una partita dell'agorà in corso: finiscila prima di rientrare in coda.",
+  // -- lead
+  "meld.badge": "comb. {n}",
 };
 
 export default it;

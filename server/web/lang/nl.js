@@ -427,6 +427,8 @@ const nl = {
   "rating.chart_label": "Score na elk van {n} handen: van {first} naar {last}",
   "agora.waited": "Wacht al {time}",
   "err.already_playing": "Je speelt al een agora-partij: maak die eerst af voor je weer in de wachtrij gaat.",
+  // -- lead
+  "meld.badge": "comb. {n}",
 };
 
 export default nl;
