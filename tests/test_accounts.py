@@ -25,7 +25,7 @@ from server.accounts.hashing import Hasher, HasherBusy
 from server.accounts.names import skeleton
 from server.accounts.store import Account, MemoryAccounts, RedisAccounts
 from server.errors import ApiError
-from server.sessions import Sessions
+from server.sessions import BadName, Sessions, clean_name
 from server.settings import Settings
 
 #: Alice in Latin letters, in fullwidth forms, with a Cyrillic А (U+0410), and with a
@@ -65,6 +65,18 @@ def test_confusable_names_share_one_skeleton_and_others_do_not() -> None:
     assert len({skeleton(n) for n in ALICES}) == 1
     assert skeleton("Zoë") == skeleton("Zoe") and skeleton("B0B") == skeleton("bob")
     assert len({skeleton(n) for n in ("Alice", "Alicia", "Bob", "小明", "Ana Lee")}) == 5
+
+
+def test_invisible_characters_do_not_make_a_new_name() -> None:
+    # Printable but blank: a Hangul filler, the blank Braille pattern, a variation selector,
+    # the combining grapheme joiner, the Hangul choseong filler.
+    for disguised in ("Alice\u3164", "Alice\u2800", "Alice\ufe0f", "Al\u034fice", "\u115fAlice",
+                      "Alice\uffa0", "Alice\U000e0100"):
+        assert skeleton(disguised) == skeleton("Alice"), repr(disguised)
+        assert clean_name(disguised) == disguised  # shown as typed, but the same account name
+    for blank in ("\u3164", "\u2800 \u3164", "\ufe0f"):
+        with pytest.raises(BadName, match="visible"):
+            clean_name(blank)
 
 
 def test_a_skeleton_costs_linear_time() -> None:
