@@ -210,6 +210,18 @@ class TestHttp:
                 assert r.status_code == 200 and r.json()["name"] == f"Alice{tag}"
         run(go())
 
+    def test_a_password_typed_in_another_unicode_form_logs_in(self, server: LiveServer) -> None:
+        # "ä" typed as one character (NFC) or as "a" and a combining diaeresis (NFD, as some
+        # keyboards and systems send it) is one password (RFC 8265's NFC).
+        async def go() -> None:
+            name = unique("Umlaut")
+            async with client(server) as c:
+                r = await c.post("/api/accounts", json={"name": name, "password": "p\u00e4ssw\u00f6rd"})
+                assert r.status_code == 200, r.text
+                r = await c.post("/api/login", json={"name": name, "password": "pa\u0308sswo\u0308rd"})
+                assert r.status_code == 200, r.text
+        run(go())
+
     def test_guests_cannot_take_a_registered_name_nor_queue_at_the_agora(
             self, server: LiveServer) -> None:
         async def go() -> None:
