@@ -172,9 +172,9 @@ class TestHttp:
                 me = (await c.get("/api/me")).json()
                 assert me == {k: first[k] for k in ("name", "player_id", "account", "guest")}
                 assert (await c.post("/api/logout")).json() == {"revoked": 1}
-                for path in ("/api/me", "/api/logout"):
-                    r = await c.request("GET" if path == "/api/me" else "POST", path)
-                    assert r.status_code == 401 and r.json()["code"] == "session_revoked"
+                for path in ("/api/me", "/api/logout", "/api/players/me/history"):
+                    r = await c.request("POST" if path == "/api/logout" else "GET", path)
+                    assert r.status_code == 401 and r.json()["code"] == "session_revoked", path
                 r = await c.post("/api/tables", json={"mode": "single"})
                 assert r.status_code == 401 and r.json()["code"] == "session_revoked"
             async with client(server, second["token"]) as c:

@@ -14,7 +14,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel
 
-from ..deps import SessionsDep, bearer
+from ..accounts import SENTENCES
+from ..deps import AccountsDep, SessionsDep, bearer
 from ..errors import ApiError
 from ..rating import PROVISIONAL_GAMES, conservative
 from ..store import RatedEntry, Store
@@ -135,7 +136,7 @@ async def points_ranking(store: StoreDep, limit: Annotated[int, Query(ge=1, le=5
 
 
 @router.get("/api/players/{player_id}/history")
-async def history(player_id: str, store: StoreDep, sessions: SessionsDep,
+async def history(player_id: str, store: StoreDep, sessions: SessionsDep, accounts: AccountsDep,
                   authorization: Annotated[str | None, Header()] = None,
                   limit: Annotated[int, Query(ge=1, le=500)] = 50) -> HistoryOut:
     """A player's counted hands, newest first, and their place. ``me``: the token's player."""
@@ -143,6 +144,8 @@ async def history(player_id: str, store: StoreDep, sessions: SessionsDep,
         session = sessions.verify(bearer(authorization))
         if session is None:
             raise ApiError(401, "bad_token", "`me` needs a session token (Authorization: Bearer ...).")
+        if not await accounts.check(session):
+            raise ApiError(401, "session_revoked", SENTENCES["session_revoked"])
         player_id = session.player_id
     rated = await store.rating_of(player_id)
     legacy = await store.rank_of(player_id)
