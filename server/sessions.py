@@ -46,8 +46,23 @@ def account_player_id(account: str) -> str:
     return ACCOUNT_PREFIX + account
 
 
+#: Printable characters that show nothing (Default_Ignorable_Code_Point of Unicode's
+#: DerivedCoreProperties that are not in a category ``str.isprintable`` refuses, and U+2800).
+INVISIBLE = frozenset(
+    "\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0"
+    + "".join(map(chr, range(0x180B, 0x180E)))   # Mongolian free variation selectors
+    + "".join(map(chr, range(0xFE00, 0xFE10)))   # variation selectors 1-16
+    + "".join(map(chr, range(0xE0100, 0xE01F0)))  # variation selectors 17-256
+)
+
+
+def visible(name: str) -> str:
+    """``name`` without its :data:`INVISIBLE` characters."""
+    return "".join(c for c in name if c not in INVISIBLE)
+
+
 class BadName(ValueError):
-    """A display name that is empty, too long or not printable."""
+    """A display name that is empty, too long, not printable or invisible."""
 
 
 def clean_name(raw: str) -> str:
@@ -57,6 +72,8 @@ def clean_name(raw: str) -> str:
         raise BadName(f"A name has 1 to {NAME_MAX} characters.")
     if not name.isprintable():
         raise BadName("A name holds printable characters only.")
+    if not visible(name).strip():
+        raise BadName("A name needs a visible character.")
     return name
 
 

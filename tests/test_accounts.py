@@ -25,7 +25,7 @@ from server.accounts.hashing import Hasher, HasherBusy
 from server.accounts.names import skeleton
 from server.accounts.store import Account, MemoryAccounts, RedisAccounts
 from server.errors import ApiError
-from server.sessions import Sessions
+from server.sessions import BadName, Sessions, clean_name
 from server.settings import Settings
 
 #: Alice in Latin letters, in fullwidth forms, with a Cyrillic А (U+0410), and with a
@@ -65,6 +65,18 @@ def test_confusable_names_share_one_skeleton_and_others_do_not() -> None:
     assert len({skeleton(n) for n in ALICES}) == 1
     assert skeleton("Zoë") == skeleton("Zoe") and skeleton("B0B") == skeleton("bob")
     assert len({skeleton(n) for n in ("Alice", "Alicia", "Bob", "小明", "Ana Lee")}) == 5
+
+
+def test_invisible_characters_do_not_make_a_new_name() -> None:
+    # Printable but blank: a Hangul filler, the blank Braille pattern, a variation selector,
+    # the combining grapheme joiner, the Hangul choseong filler.
+    for disguised in ("Alice\u3164", "Alice\u2800", "Alice\ufe0f", "Al\u034fice", "\u115fAlice",
+                      "Alice\uffa0", "Alice\U000e0100"):
+        assert skeleton(disguised) == skeleton("Alice"), repr(disguised)
+        assert clean_name(disguised) == disguised  # shown as typed, but the same account name
+    for blank in ("\u3164", "\u2800 \u3164", "\ufe0f"):
+        with pytest.raises(BadName, match="visible"):
+            clean_name(blank)
 
 
 def test_a_skeleton_costs_linear_time() -> None:
@@ -160,9 +172,8 @@ class TestHttp:
                 me = (await c.get("/api/me")).json()
                 assert me == {k: first[k] for k in ("name", "player_id", "account", "guest")}
                 assert (await c.post("/api/logout")).json() == {"revoked": 1}
-                for method, path in (("GET", "/api/me"), ("POST", "/api/logout"),
-                                     ("GET", "/api/players/me/history")):
-                    r = await c.request(method, path)
+                for path in ("/api/me", "/api/logout", "/api/players/me/history"):
+                    r = await c.request("POST" if path == "/api/logout" else "GET", path)
                     assert r.status_code == 401 and r.json()["code"] == "session_revoked", path
                 r = await c.post("/api/tables", json={"mode": "single"})
                 assert r.status_code == 401 and r.json()["code"] == "session_revoked"
@@ -197,6 +208,18 @@ class TestHttp:
                 # Any look-alike spelling logs in to the one account.
                 r = await c.post("/api/login", json={"name": f"\u0410lice{tag}", "password": PASSWORD})
                 assert r.status_code == 200 and r.json()["name"] == f"Alice{tag}"
+        run(go())
+
+    def test_a_password_typed_in_another_unicode_form_logs_in(self, server: LiveServer) -> None:
+        # "ä" typed as one character (NFC) or as "a" and a combining diaeresis (NFD, as some
+        # keyboards and systems send it) is one password (RFC 8265's NFC).
+        async def go() -> None:
+            name = unique("Umlaut")
+            async with client(server) as c:
+                r = await c.post("/api/accounts", json={"name": name, "password": "p\u00e4ssw\u00f6rd"})
+                assert r.status_code == 200, r.text
+                r = await c.post("/api/login", json={"name": name, "password": "pa\u0308sswo\u0308rd"})
+                assert r.status_code == 200, r.text
         run(go())
 
     def test_guests_cannot_take_a_registered_name_nor_queue_at_the_agora(

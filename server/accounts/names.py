@@ -4,7 +4,11 @@
 character mapped to an ASCII look-alike with the ``confusables`` library (Unicode's
 confusables data: Cyrillic ``А`` is ``a``, fullwidth ``Ａ`` is ``a``, ``0`` is ``o``), then a
 few ASCII look-alikes folded together (``l``/``1``/``|`` as ``i``: a capital ``I`` casefolds to
-``i`` and looks like ``l``; ``rn`` as ``m``; ``vv`` as ``w``), then NFKC again.
+``i`` and looks like ``l``; ``rn`` as ``m``; ``vv`` as ``w``), then NFKC again. Characters that
+show nothing are dropped first (``server.sessions.INVISIBLE``: Unicode's default-ignorable code points that
+``str.isprintable`` lets through, such as the variation selectors, the combining grapheme joiner
+and the Hangul fillers, plus the blank Braille pattern), so ``Alice`` followed by a Hangul
+filler is ``Alice``.
 
 ``confusables.normalize`` is called one character at a time and the first of its letter forms
 kept: on a whole name it returns every combination of every character's forms, which grows
@@ -17,6 +21,8 @@ from __future__ import annotations
 import unicodedata
 import warnings
 from functools import lru_cache
+
+from ..sessions import visible
 
 with warnings.catch_warnings():
     # confusables 1.2 has regex strings with invalid escapes ("\*"): Python warns when it
@@ -46,7 +52,7 @@ def _char_form(char: str) -> str:
 
 def skeleton(name: str) -> str:
     """The skeleton of a (cleaned) display name: equal skeletons are one name for accounts."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    folded = visible(unicodedata.normalize("NFKC", visible(name))).casefold()
     bare = "".join(c for c in unicodedata.normalize("NFD", folded) if not unicodedata.combining(c))
     mapped = "".join(_char_form(c) for c in bare).casefold().translate(_ASCII_FOLD)
     for pair, into in _PAIRS:

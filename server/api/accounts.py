@@ -16,6 +16,8 @@ websockets are closed with 4402 (``server.accounts.service``).
 
 from __future__ import annotations
 
+import unicodedata
+
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field, field_validator
 
@@ -37,6 +39,12 @@ class Credentials(BaseModel):
     @classmethod
     def _clean(cls, v: str) -> str:
         return clean_name(v)  # BadName is a ValueError: a 422 bad_field reply
+
+    @field_validator("password")
+    @classmethod
+    def _nfc(cls, v: str) -> str:
+        """One password however its accents were typed: NFC (RFC 8265, OpaqueString)."""
+        return unicodedata.normalize("NFC", v)
 
 
 class MeOut(BaseModel):

@@ -16,9 +16,11 @@ export function isAccount(session) {
   return !!(session && session.token && session.account);
 }
 
-/** The sentence of a refused request: every accounts code has one in each language. */
+/** The sentence of a refused request: every accounts code has one in each language (a name
+ *  the server refused, 422 `bad_field` on "name", is `err.bad_name`, as for guests). */
 function text(e) {
   if (!(e instanceof ApiError)) return String(e);
+  if (e.code === "bad_field" && /^name:/.test(e.message || "")) return t("err.bad_name");
   return t("err." + e.code, {}, null) || e.message || t("err.network");
 }
 
