@@ -42,7 +42,9 @@ export function renderHome(S, Home, R, go) {
       h("p", { class: "muted" }, t("home.agora_text")),
       typeof S.agoraCount === "number" && S.agoraCount > 0 ? h("p", { id: "agora-waiting" }, t("home.agora_waiting", { n: S.agoraCount })) : null,
       renderAccount(),
-      h("button", { class: "btn primary", type: "button", id: "agora-btn", onclick: (ev) => busy(ev, () => Home.agora(isAccount(S.session) ? S.session.name : nameInput())) }, t("home.agora_btn")),
+      // The agora needs an account (issue 18): without one the button opens the agora page, whose
+      // account form logs in; it never makes a guest session of the name typed above.
+      h("button", { class: "btn primary", type: "button", id: "agora-btn", onclick: (ev) => (isAccount(S.session) ? busy(ev, () => Home.agora(S.session.name)) : go.to("/#agora")) }, t("home.agora_btn")),
       h("p", { class: "muted small" }, t("home.agora_name")),
       h("h2", {}, t("home.ranking")),
       rankingPreview(S, R, go)),
