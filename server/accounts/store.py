@@ -23,6 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import redis.asyncio as aioredis
+import redis.exceptions
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 
 @dataclass(frozen=True)
@@ -161,8 +164,11 @@ class RedisAccounts(AccountStore):
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "mvx:", timeout: float = 1.0) -> RedisAccounts:
-        client = aioredis.Redis.from_url(url, decode_responses=True, socket_timeout=timeout,
-                                         socket_connect_timeout=timeout)
+        # One retry on a broken connection: after a Redis restart every pooled connection is
+        # stale once, and a login must not fail for that (the caller's timeout still bounds it).
+        client = aioredis.Redis.from_url(
+            url, decode_responses=True, socket_timeout=timeout, socket_connect_timeout=timeout,
+            retry=Retry(NoBackoff(), 1), retry_on_error=[redis.exceptions.ConnectionError])
         return cls(client, prefix)
 
     def _k(self, kind: str, key: str) -> str:
