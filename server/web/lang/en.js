@@ -426,6 +426,9 @@ const en = {
   "rating.chart_label": "Rating after each of {n} hands: from {first} to {last}",
   "agora.waited": "Waiting for {time}",
   "err.already_playing": "You are already playing an agora game: finish it before joining the queue again.",
+  // -- test17
+  "ref.again_accepted": "You are seated at the new table already: leave it there if you do not want to play.",
+  "err.again_accepted": "You are seated at the new table already: leave it there if you do not want to play.",
 };
 
 export default en;

@@ -427,6 +427,9 @@ const it = {
   "rating.chart_label": "Punteggio dopo ciascuna di {n} mani: da {first} a {last}",
   "agora.waited": "In attesa da {time}",
   "err.already_playing": "Hai già una partita dell'agorà in corso: finiscila prima di rientrare in coda.",
+  // -- test17
+  "ref.again_accepted": "Hai già preso posto al nuovo tavolo: se non vuoi giocare, esci da quel tavolo.",
+  "err.again_accepted": "Hai già preso posto al nuovo tavolo: se non vuoi giocare, esci da quel tavolo.",
 };
 
 export default it;

@@ -427,6 +427,9 @@ const nl = {
   "rating.chart_label": "Score na elk van {n} handen: van {first} naar {last}",
   "agora.waited": "Wacht al {time}",
   "err.already_playing": "Je speelt al een agora-partij: maak die eerst af voor je weer in de wachtrij gaat.",
+  // -- test17
+  "ref.again_accepted": "Je zit al aan de nieuwe tafel: verlaat die daar als je niet wilt spelen.",
+  "err.again_accepted": "Je zit al aan de nieuwe tafel: verlaat die daar als je niet wilt spelen.",
 };
 
 export default nl;
