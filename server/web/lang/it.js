@@ -316,7 +316,7 @@ const it = {
   "replay.hand_cards": "Mano ({n})",
   "replay.hand_of": "Carte di {name}",
   "replay.staging": "Area di preparazione",
-  "replay.stock": "Tallone ({n})",
+  "replay.stock": "Mazzo ({n})",
   "replay.no_cards": "nessuna",
   "replay.status.left": "ha lasciato la mano",
   "replay.status.eliminated": "fuori gioco",
