@@ -9,10 +9,12 @@ table's summary carries it from then on (a reconnection sees it in its snapshot)
 request again, by anyone seated at the old table, gives the same new table (idempotent: one
 new table per old table) and seats the requester there (accepting); a player who declined
 and then accepts leaves ``declined``. ``POST .../again/decline`` adds the seat to
-``declined``.
+``declined``, unless that seat has already taken its place at the new table (the requester
+always has).
 
 Refusals (``docs/errors.md``): 403 ``not_seated``; 409 ``agora_table`` (the agora matches
-its games: back to the queue), ``game_not_over``, ``no_again`` (decline before anyone asked);
+its games: back to the queue), ``game_not_over``, ``no_again`` (decline before anyone asked),
+``again_accepted`` (decline once seated at the new table);
 the limits of a new table (``too_many_tables_open``, ``too_many_waiting_tables``,
 ``too_many_bots``, ``too_many_tables``) and ``table_full`` as for any table.
 """
@@ -37,6 +39,7 @@ REFUSALS = {
     "agora_table": "Agora games are matched by the queue: join the queue for your next game.",
     "game_not_over": "This game is not over yet: Play again opens at its end.",
     "no_again": "Nobody has asked to play again at this table.",
+    "again_accepted": "You are seated at the new table already: leave it there if you do not want to play.",
     "not_seated": "Only a player seated at this table can answer Play again.",
 }
 
@@ -97,11 +100,15 @@ async def play_again(old: Table, session: Session, registry: TableRegistry, bots
             _locks.pop(old.code, None)
 
 
-async def decline(old: Table, session: Session) -> None:
-    """``session``'s seat says no to the Play again of ``old``."""
+async def decline(old: Table, session: Session, registry: TableRegistry) -> None:
+    """``session``'s seat says no to the Play again of ``old``. Raises 409 ``no_again`` before
+    anyone asked, 409 ``again_accepted`` once the seat is at the new table (it said yes)."""
     seat, again = await _look(old, session.player_id)
     if again is None:
         raise _refuse(409, "no_again")
+    new = await registry.open(str(again["code"]))
+    if new is not None and await new.call(lambda: new.seat_of(session.player_id)) is not None:
+        raise _refuse(409, "again_accepted")
 
     def add() -> None:
         now = old.again or again

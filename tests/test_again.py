@@ -102,6 +102,11 @@ def test_play_again_makes_one_table_with_the_same_bots(server: LiveServer) -> No
         assert back["code"] == new
         summary = server.table_call(new, lambda t: t.summary())
         assert summary.seats == ["Ada", "Casual bot", "Bob"] and summary.phase == "hand"
+        # Seated at the new table (the requester, or one who accepted): no declining any more.
+        for p in (ada, bob):
+            r = await post(p, f"/api/tables/{code}/again/decline")
+            assert r.status_code == 409 and r.json()["code"] == "again_accepted", r.text
+        assert server.table_call(code, lambda t: t.again)["declined"] == []
         assert len([f for f in agains(ada) if f["code"] == new]) == 3
         # Only one new table was made for the old one, whoever asked and how often.
         ada_id = server.table_call(code, lambda t: t.seats[0].player_id)

@@ -128,6 +128,15 @@ def test_keys_new_meld_stop_and_play_again(live_server, browsers: Browsers) -> N
     expect(ada.locator("#seat-list")).to_contain_text("Ada")
     expect(bob.locator("#again-ask")).to_contain_text("Ada asks to play again")
     browsers.shot(bob, "ux-03-play-again-asked")
+    # At 1400x900 the answers show without scrolling the head (it is capped at the hand's 45vh).
+    bob.set_viewport_size({"width": 1400, "height": 900})
+    expect(bob.locator("#btn-again-accept")).to_be_visible()
+    top, bottom, head_bottom, scrolled = bob.evaluate("""() => {
+      const b = document.querySelector('#btn-again-accept'), h = b.closest('.head');
+      return [b.getBoundingClientRect().top, b.getBoundingClientRect().bottom,
+              h.getBoundingClientRect().bottom, h.scrollTop]; }""")
+    assert scrolled == 0 and bottom <= head_bottom, (top, bottom, head_bottom, scrolled)
+    assert bob.evaluate("document.scrollingElement.scrollHeight <= innerHeight")
     # Cy (no browser) declines: Bob is told. Bob declines, changes his mind, and goes.
     r = httpx.post(f"{live_server.url}/api/tables/{code}/again/decline",
                    headers={"Authorization": f"Bearer {cy_session['token']}"}, trust_env=False, timeout=10)

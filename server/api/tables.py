@@ -148,5 +148,5 @@ async def play_again(code: str, session: SessionDep, registry: RegistryDep, bots
 @router.post("/{code}/again/decline", status_code=204)
 async def decline_again(code: str, session: SessionDep, registry: RegistryDep) -> Response:
     """Say no to this table's Play again: the seat joins ``declined``."""
-    await again.decline(await registry.open_required(code), session)
+    await again.decline(await registry.open_required(code), session, registry)
     return Response(status_code=204)

@@ -428,6 +428,9 @@ const en = {
   "err.already_playing": "You are already playing an agora game: finish it before joining the queue again.",
   // -- lead
   "meld.badge": "meld {n}",
+  // -- test17
+  "ref.again_accepted": "You are seated at the new table already: leave it there if you do not want to play.",
+  "err.again_accepted": "You are seated at the new table already: leave it there if you do not want to play.",
 };
 
 export default en;

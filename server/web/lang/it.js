@@ -316,7 +316,7 @@ const it = {
   "replay.hand_cards": "Mano ({n})",
   "replay.hand_of": "Carte di {name}",
   "replay.staging": "Area di preparazione",
-  "replay.stock": "Tallone ({n})",
+  "replay.stock": "Mazzo ({n})",
   "replay.no_cards": "nessuna",
   "replay.status.left": "ha lasciato la mano",
   "replay.status.eliminated": "fuori gioco",
@@ -429,6 +429,9 @@ const it = {
   "err.already_playing": "Hai già una partita dell'agorà in corso: finiscila prima di rientrare in coda.",
   // -- lead
   "meld.badge": "comb. {n}",
+  // -- test17
+  "ref.again_accepted": "Hai già preso posto al nuovo tavolo: se non vuoi giocare, esci da quel tavolo.",
+  "err.again_accepted": "Hai già preso posto al nuovo tavolo: se non vuoi giocare, esci da quel tavolo.",
 };
 
 export default it;

@@ -429,6 +429,9 @@ const nl = {
   "err.already_playing": "Je speelt al een agora-partij: maak die eerst af voor je weer in de wachtrij gaat.",
   // -- lead
   "meld.badge": "comb. {n}",
+  // -- test17
+  "ref.again_accepted": "Je zit al aan de nieuwe tafel: verlaat die daar als je niet wilt spelen.",
+  "err.again_accepted": "Je zit al aan de nieuwe tafel: verlaat die daar als je niet wilt spelen.",
 };
 
 export default nl;
