@@ -37,6 +37,16 @@ from .base import (
 )
 
 
+def _ranked_page(ordered: Sequence[tuple[str, float]], n: int, offset: int) -> list[tuple[int, str]]:
+    """``(rank, member)`` for ``n`` members of ``ordered`` (best first) from place ``offset``:
+    equal scores share a rank, also across the page's first edge (``competition_ranks``)."""
+    offset = max(0, offset)
+    page = ordered[offset:offset + max(0, n)]
+    if not page:
+        return []
+    first = 1 + sum(1 for _, v in ordered if v > page[0][1])
+    return list(zip(competition_ranks(page, offset, first), (p for p, _ in page)))
+
 class MemoryStore(Store):
     """Everything in dicts and lists of this process."""
 
@@ -138,14 +148,7 @@ class MemoryStore(Store):
                           self._hands.get(player_id, 0))
 
     async def rating_top(self, n: int = 20, offset: int = 0) -> list[RatedEntry]:
-        ordered = self._rated_order()
-        offset = max(0, offset)
-        page = ordered[offset:offset + max(0, n)]
-        if not page:
-            return []
-        first = 1 + sum(1 for _, v in ordered if v > page[0][1])
-        ranks = competition_ranks(page, offset, first)
-        return [self._rated(r, p) for r, (p, _) in zip(ranks, page)]
+        return [self._rated(r, p) for r, p in _ranked_page(self._rated_order(), n, offset)]
 
     async def rating_of(self, player_id: str) -> RatedEntry | None:
         mine = self._ratings.get(player_id)
@@ -170,14 +173,7 @@ class MemoryStore(Store):
                          self._points[player_id], self._hands.get(player_id, 0))
 
     async def top(self, n: int = 20, offset: int = 0) -> list[RankEntry]:
-        ordered = self._ordered()
-        offset = max(0, offset)
-        page = ordered[offset:offset + max(0, n)]
-        if not page:
-            return []
-        first = 1 + sum(1 for _, v in ordered if v > page[0][1])
-        ranks = competition_ranks(page, offset, first)
-        return [self._entry(r, p) for r, (p, _) in zip(ranks, page)]
+        return [self._entry(r, p) for r, p in _ranked_page(self._ordered(), n, offset)]
 
     async def rank_of(self, player_id: str) -> RankEntry | None:
         if player_id not in self._points:
