@@ -61,6 +61,9 @@ class Settings(BaseSettings):
     tiebreak: PositiveFloat | None = None
     pause: PositiveFloat | None = None
 
+    agora_no_show: PositiveFloat = Field(
+        default=20.0, description="seconds after an agora deal within which a matched player must "
+                                  "open the table; one who has not left the hand (-15, last place)")
     outbound_queue: PositiveInt = Field(
         default=256, description="frames waiting for one connection; a connection that fills it is dropped")
     inbox_size: PositiveInt = Field(default=1024, description="items waiting for one table's task")

@@ -17,6 +17,8 @@ Seats: the first three players to join take the seats, under their display names
 connection is disconnected in the game (absence, R18): when its last socket closes, and
 ``CONNECT_GRACE`` seconds after the deal if it has had none yet (the last player to join is
 still opening the page: no notice about them at the deal); its first socket back reconnects it.
+At an agora table a matched player who opens no socket within ``agora_no_show`` seconds of the
+deal (20) has left the hand instead: −15, last place in the rating (issue 18, docs/rules.md 13.5).
 
 The journal (deal spec plus ``(version, now, command)`` for every call that changed the game)
 replays the game exactly (:func:`server.journal.replay`): tests use it to check every frame against the true
@@ -422,14 +424,19 @@ class Table:
         self._grace_over(now)
 
     def _grace_over(self, now: float) -> None:
-        """Tell the game of the seats whose CONNECT_GRACE ran out without a socket (R18)."""
+        """Tell the game of the seats whose CONNECT_GRACE ran out without a socket (R18); at an
+        agora table, the seats that never opened one have left the hand (13.5, a no-show)."""
         for name, until in list(self.grace.items()):
             if until > now:
                 continue
             del self.grace[name]
             seat = self._seat(name)
-            if (seat is not None and seat.live == 0 and self.game is not None
-                    and name in self.game.seats and self.game.seats[name].connected):
+            if seat is None or seat.live > 0 or self.game is None or name not in self.game.seats:
+                continue
+            if self.agora:
+                self.tlog.info("agora no-show: left the hand", name)
+                self._connection_command(name, "leave", now)
+            elif self.game.seats[name].connected:
                 self._connection_command(name, "disconnect", now)
 
     def _flush(self, now: float, command: Command | None, *, journal: bool = True) -> int | None:
@@ -684,7 +691,8 @@ class Table:
         self._flush(0.0, None, journal=False)
         # A seat with no socket yet (its player joined over HTTP a moment ago and is opening
         # the page, or a bot is starting) is told disconnected only if none comes in time.
-        self.grace = {s.name: CONNECT_GRACE for s in self.seats if s.live == 0}
+        grace = self.settings.agora_no_show if self.agora else CONNECT_GRACE
+        self.grace = {s.name: grace for s in self.seats if s.live == 0}
 
     def _engine_failed(self, now: float, cmd: Command | None, error: Exception) -> None:
         """The engine raised (not ``Refused``) in ``apply(cmd)`` or, ``cmd`` None, in

@@ -229,6 +229,51 @@ def test_widening_with_the_agoras_clock() -> None:
         run(go())
 
 
+def test_a_matched_player_who_never_comes_has_left_and_is_last() -> None:
+    """13.5: a matched player who opens no socket within ``agora_no_show`` seconds of the deal
+    has left the hand (−15): the other two play on, and the rating counts the no-show last."""
+    settings = settings_for("memory", None).model_copy(update={"agora_no_show": 1.0})
+    with LiveServer(settings) as server:
+        async def go() -> None:
+            players = [await Player(server, n).register() for n in ("Ida", "Jo", "Kit")]
+            clients = [await AgoraClient(p).open() for p in players]
+            await clients[0].send({"type": "join", "position": POSITION})
+            await clients[0].next("queued")  # Ida first: she is A of the stacked deal
+            await clients[1].send({"type": "join"})
+            await clients[1].next("queued")
+            await clients[2].send({"type": "join"})
+            matched = [await c.next("matched") for c in clients]
+            code = matched[0]["code"]
+            for p in players[:2]:  # Kit never opens the table
+                await p.connect(code)
+            table = server.table(code)
+            for _ in range(100):
+                if table.game is not None and table.game.hand is not None and table.game.hand.players["Kit"].status == "left":
+                    break
+                await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the no-show never left the hand")
+            assert table.game.hand.players["Jo"].status == "active"  # the others play on
+            await players[0].ok("add", card="7C", meld=1)  # Ida goes out: the hand ends
+            ids = [await player_id(server, p) for p in players]
+            for _ in range(100):
+                async with players[2].http() as c:
+                    hands = (await c.get(f"/api/players/{ids[2]}/history")).json()["hands"]
+                if hands:
+                    break
+                await asyncio.sleep(0.05)
+            assert (hands[0]["points"], hands[0]["result"]) == (-15, "left")
+            async with players[0].http() as c:
+                rows = (await c.get("/api/ranking")).json()["ranking"]
+            order = [r["player_id"] for r in rows]
+            assert order.index(ids[0]) < order.index(ids[1]) < order.index(ids[2])
+            for p in players[:2]:
+                await p.close()
+            for c in clients:
+                await c.close()
+        run(go())
+
+
 async def player_id(server: LiveServer, p: Player) -> str:
     async with p.http() as c:
         r = await c.get("/api/players/me/history")
