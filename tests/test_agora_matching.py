@@ -144,13 +144,7 @@ class TestLive:
                                                                   ) -> None:
         async def go() -> None:
             players = [await Player(server, n).register() for n in ("Dee", "Eve", "Fay")]
-            clients = [await AgoraClient(p).open() for p in players]
-            await clients[0].send({"type": "join", "position": POSITION})
-            await clients[0].next("queued")  # Dee first: she is A of the stacked deal
-            await clients[1].send({"type": "join"})
-            await clients[1].next("queued")
-            await clients[2].send({"type": "join"})
-            matched = [await c.next("matched") for c in clients]
+            clients, matched = await queue_stacked(players)  # Dee is A of the stacked deal
             for p in players:
                 await p.connect(matched[0]["code"])
             await players[0].ok("add", card="7C", meld=1)  # Dee goes out: the hand ends
@@ -236,13 +230,7 @@ def test_a_matched_player_who_never_comes_has_left_and_is_last() -> None:
     with LiveServer(settings) as server:
         async def go() -> None:
             players = [await Player(server, n).register() for n in ("Ida", "Jo", "Kit")]
-            clients = [await AgoraClient(p).open() for p in players]
-            await clients[0].send({"type": "join", "position": POSITION})
-            await clients[0].next("queued")  # Ida first: she is A of the stacked deal
-            await clients[1].send({"type": "join"})
-            await clients[1].next("queued")
-            await clients[2].send({"type": "join"})
-            matched = [await c.next("matched") for c in clients]
+            clients, matched = await queue_stacked(players)  # Ida is A of the stacked deal
             code = matched[0]["code"]
             for p in players[:2]:  # Kit never opens the table
                 await p.connect(code)
@@ -272,6 +260,17 @@ def test_a_matched_player_who_never_comes_has_left_and_is_last() -> None:
             for c in clients:
                 await c.close()
         run(go())
+
+
+async def queue_stacked(players: list[Player]) -> tuple[list[AgoraClient], list[dict[str, Any]]]:
+    """The three ``players`` queue in order, the first with the stacked ``POSITION`` (so she is
+    its A): their agora clients and the ``matched`` frame each received."""
+    clients = [await AgoraClient(p).open() for p in players]
+    for i, c in enumerate(clients):
+        await c.send({"type": "join", "position": POSITION} if i == 0 else {"type": "join"})
+        if i < 2:
+            await c.next("queued")  # in this order: the first queued is the first seat
+    return clients, [await c.next("matched") for c in clients]
 
 
 async def player_id(server: LiveServer, p: Player) -> str:
