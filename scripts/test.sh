@@ -11,7 +11,7 @@
 #     red by itself), in .venv-lowest, running the fast tests (-m "not browser and not slow")
 #     but the engine's: engine/ imports no third-party library (tests/test_engine_purity.py),
 #     so only its Hypothesis properties (tests/test_engine_properties.py) meet a dependency;
-#  5. the whole pytest suite, in .venv.
+#  5. the whole pytest suite, in .venv, on two workers (pytest-xdist).
 #
 # Extra arguments go to the last pytest and skip step 4, e.g.
 # `bash scripts/test.sh tests/test_packaging.py -x`. Each step prints the seconds it took.
@@ -72,7 +72,7 @@ lowest_versions() {
     [ "$f" = tests/test_engine_properties.py ] || skip+=("--ignore=$f")
   done
   PATH="$PWD/.venv-lowest/bin:$PATH" .venv-lowest/bin/python -m pytest -q -p no:cacheprovider \
-    -m "not browser and not slow" "${skip[@]}"
+    -n 2 -m "not browser and not slow" "${skip[@]}"
 }
 
 step "system packages" system_packages
@@ -83,4 +83,5 @@ if [ $# -eq 0 ]; then
 fi
 # As in an activated venv: the tests that run `machiavelox` find the venv's.
 export PATH="$PWD/.venv/bin:$PATH"
-step "pytest" .venv/bin/python -m pytest -q "$@"
+# Two workers (pytest-xdist): much of the suite waits on real clocks, so two cores serve two.
+step "pytest" .venv/bin/python -m pytest -q -n 2 "$@"

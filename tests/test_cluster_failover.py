@@ -27,6 +27,9 @@ from bots.client import BotPlayer, Link, websocket_connector
 pytestmark = pytest.mark.slow
 
 RESUME_BOUND = 30.0
+# The whole of one test: above the sum of its waits (30 s to start, then up to three resume
+# bounds), so that a slow machine fails on the wait that was slow, with its sentence.
+TEST_BOUND = 30.0 + 3 * RESUME_BOUND + 20.0
 __all__ = ["cluster"]  # the shared fixture
 
 
@@ -219,7 +222,7 @@ def test_kill_9_of_an_owner_mid_hand_costs_seconds_not_the_hand(cluster: Cluster
         assert new_owner is not None and new_owner.pid not in victims
 
     try:
-        asyncio.run(asyncio.wait_for(go(), 90))
+        asyncio.run(asyncio.wait_for(go(), TEST_BOUND))
     finally:
         restart_dead(c)
 
@@ -262,7 +265,7 @@ def test_an_owner_paused_past_its_lease_never_writes_again(cluster: Cluster) -> 
         assert max(epochs) > epoch
         assert len(raw) >= len(log)  # the table plays on (its clocks) after the check
 
-    asyncio.run(asyncio.wait_for(go(), 100))
+    asyncio.run(asyncio.wait_for(go(), TEST_BOUND))
 
 
 def test_redis_killed_and_restarted_mid_hand_loses_nothing_acknowledged(cluster: Cluster) -> None:
@@ -286,7 +289,7 @@ def test_redis_killed_and_restarted_mid_hand_loses_nothing_acknowledged(cluster:
             await players.stop()
         check_log(c, code, players)
 
-    asyncio.run(asyncio.wait_for(go(), 90))
+    asyncio.run(asyncio.wait_for(go(), TEST_BOUND))
 
 
 def waiting(url: str) -> int:
