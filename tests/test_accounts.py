@@ -199,8 +199,12 @@ class TestHttp:
                     r = await c.post("/api/accounts", json={"name": other + tag,
                                                             "password": PASSWORD})
                     assert (r.status_code, r.json()["code"]) == (409, "name_taken"), other
-                r = await c.post("/api/accounts", json={"name": unique("Short"), "password": "1234567"})
-                assert (r.status_code, r.json()["code"]) == (422, "bad_password")
+                # Too short, only spaces, far too long: the player's sentence each time.
+                for bad in ("1234567", " " * 8, "\t \u3000 " * 3, "x" * 5000):
+                    r = await c.post("/api/accounts", json={"name": unique("Short"),
+                                                            "password": bad})
+                    assert (r.status_code, r.json()["code"]) == (422, "bad_password"), bad[:10]
+                    assert "not only spaces" in r.json()["message"]
                 for name, password in ((f"Alice{tag}", "wrong password"),
                                        (unique("Nobody"), PASSWORD)):
                     r = await c.post("/api/login", json={"name": name, "password": password})

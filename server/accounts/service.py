@@ -49,7 +49,7 @@ SENTENCES = {
     "name_taken": "That name, or one that looks the same, belongs to another account: "
                   "pick another.",
     "name_registered": "That name belongs to a registered player: log in, or pick another name.",
-    "bad_password": f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters.",
+    "bad_password": f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters, not only spaces.",
     "wrong_login": "That name and password do not match an account.",
     "session_revoked": "This session was logged out: log in again.",
     "account_needed": "Log in with an account (or register one) for this.",
@@ -67,8 +67,9 @@ def make_account_store(settings: Settings) -> AccountStore:
 
 
 def check_password(password: str) -> None:
-    """Raise 422 ``bad_password`` unless ``password`` has an allowed length."""
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+    """Raise 422 ``bad_password`` unless ``password`` has an allowed length and is not only
+    white space (eight spaces guard nothing)."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not password.strip():
         raise ApiError(422, "bad_password", SENTENCES["bad_password"])
 
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 import unicodedata
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, field_validator
 
 from ..accounts.names import skeleton
+from ..accounts.service import PASSWORD_MAX
 from ..deps import AccountsDep, SessionDep
 from ..limits import Limits, client_ip
 from ..sessions import Session, clean_name
@@ -31,9 +32,9 @@ router = APIRouter(prefix="/api")
 
 class Credentials(BaseModel):
     name: str
-    #: Its length is checked by the accounts (422 ``bad_password``); the bound here only
-    #: keeps a huge field from being read into a hash.
-    password: str = Field(max_length=4096)
+    #: Its length is checked by the accounts (422 ``bad_password``, the player's sentence,
+    #: however long it was: the request body's own bound keeps a huge one out).
+    password: str
 
     @field_validator("name")
     @classmethod
@@ -43,8 +44,9 @@ class Credentials(BaseModel):
     @field_validator("password")
     @classmethod
     def _nfc(cls, v: str) -> str:
-        """One password however its accents were typed: NFC (RFC 8265, OpaqueString)."""
-        return unicodedata.normalize("NFC", v)
+        """One password however its accents were typed: NFC (RFC 8265, OpaqueString). One
+        longer than any allowed is cut to just too long before that (the accounts refuse it)."""
+        return unicodedata.normalize("NFC", v[:PASSWORD_MAX + 1])
 
 
 class MeOut(BaseModel):

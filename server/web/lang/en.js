@@ -411,7 +411,7 @@ const en = {
   "acct.logged_out_all": "You are logged out everywhere ({n} sessions).",
   "err.name_taken": "That name, or one that looks the same, belongs to another account: pick another.",
   "err.name_registered": "That name belongs to a registered player: log in, or pick another name.",
-  "err.bad_password": "A password has 8 to 128 characters.",
+  "err.bad_password": "A password has 8 to 128 characters, not only spaces.",
   "err.wrong_login": "That name and password do not match an account.",
   "err.session_revoked": "This session was logged out: log in again.",
   "err.account_needed": "The agora needs an account: log in or register first.",

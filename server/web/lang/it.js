@@ -412,7 +412,7 @@ const it = {
   "acct.logged_out_all": "Account chiuso su tutti i dispositivi ({n} sessioni).",
   "err.name_taken": "Questo nome, o uno che sembra uguale, appartiene a un altro account: scegline un altro.",
   "err.name_registered": "Questo nome appartiene a chi ha un account: accedi, o scegli un altro nome.",
-  "err.bad_password": "Una password ha da 8 a 128 caratteri.",
+  "err.bad_password": "Una password ha da 8 a 128 caratteri, non solo spazi.",
   "err.wrong_login": "Nome e password non corrispondono a nessun account.",
   "err.session_revoked": "Questa sessione è stata chiusa: accedi di nuovo.",
   "err.account_needed": "L'agorà richiede un account: accedi o registrati prima.",

@@ -412,7 +412,7 @@ const nl = {
   "acct.logged_out_all": "Je bent overal uitgelogd ({n} sessies).",
   "err.name_taken": "Die naam, of een die er hetzelfde uitziet, hoort bij een ander account: kies een andere.",
   "err.name_registered": "Die naam hoort bij een geregistreerde speler: log in, of kies een andere naam.",
-  "err.bad_password": "Een wachtwoord heeft 8 tot 128 tekens.",
+  "err.bad_password": "Een wachtwoord heeft 8 tot 128 tekens, niet alleen spaties.",
   "err.wrong_login": "Die naam en dat wachtwoord horen niet bij een account.",
   "err.session_revoked": "Deze sessie is uitgelogd: log opnieuw in.",
   "err.account_needed": "Voor de agora heb je een account nodig: log eerst in of registreer je.",
