@@ -164,6 +164,9 @@ class TestMatchAndPlay:
             bob_id = rows[names[1]]["player_id"]
             bob = await get(server, f"/api/players/{bob_id}/history")
             assert [h["result"] for h in bob["hands"]] == ["lost"]
+            async with httpx.AsyncClient(base_url=server.url, trust_env=False, timeout=10) as c:
+                r = await c.get("/api/players/g:nobody-ever/history")
+            assert (r.status_code, r.json()["code"]) == (404, "no_such_player")
 
             # The finished hand's log is kept and readable, without private fields.
             hands = (await get(server, "/api/hands?limit=500"))["hands"]

@@ -139,12 +139,18 @@ async def history(player_id: str, store: StoreDep, sessions: SessionsDep, accoun
                   authorization: Annotated[str | None, Header()] = None,
                   limit: Annotated[int, Query(ge=1, le=500)] = 50) -> HistoryOut:
     """A player's counted hands, newest first, and their place. ``me``: the token's player
-    (refused as :func:`server.deps.get_session` refuses: ``bad_token``, ``session_revoked``)."""
-    if player_id == "me":
+    (refused as :func:`server.deps.get_session` refuses: ``bad_token``, ``session_revoked``;
+    no hand yet is an empty history). Another id the ranking has never counted is 404
+    ``no_such_player``."""
+    me = player_id == "me"
+    if me:
         player_id = (await get_session(sessions, accounts, authorization)).player_id
     rated = await store.rating_of(player_id)
     legacy = await store.rank_of(player_id)
     hands = await store.history(player_id, limit)
+    if not me and rated is None and legacy is None and not hands:
+        raise ApiError(404, "no_such_player",
+                       "There is no such player in the ranking: no agora hand of theirs was counted.")
     return HistoryOut(
         player_id=player_id, name=legacy.name if legacy else "",
         rank=RankOut.of(rated) if rated else None,

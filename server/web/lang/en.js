@@ -413,6 +413,7 @@ const en = {
   "err.name_registered": "That name belongs to a registered player: log in, or pick another name.",
   "err.bad_password": "A password has 8 to 128 characters, not only spaces.",
   "err.wrong_login": "That name and password do not match an account.",
+  "err.no_such_player": "There is no such player in the ranking.",
   "err.session_revoked": "This session was logged out: log in again.",
   "err.account_needed": "The agora needs an account: log in or register first.",
   "err.too_many_logins": "Too many login attempts: wait a minute and try again.",

@@ -414,6 +414,7 @@ const it = {
   "err.name_registered": "Questo nome appartiene a chi ha un account: accedi, o scegli un altro nome.",
   "err.bad_password": "Una password ha da 8 a 128 caratteri, non solo spazi.",
   "err.wrong_login": "Nome e password non corrispondono a nessun account.",
+  "err.no_such_player": "Questa persona non è nella classifica.",
   "err.session_revoked": "Questa sessione è stata chiusa: accedi di nuovo.",
   "err.account_needed": "L'agorà richiede un account: accedi o registrati prima.",
   "err.too_many_logins": "Troppi tentativi di accesso: aspetta un minuto e riprova.",

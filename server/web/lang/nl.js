@@ -414,6 +414,7 @@ const nl = {
   "err.name_registered": "Die naam hoort bij een geregistreerde speler: log in, of kies een andere naam.",
   "err.bad_password": "Een wachtwoord heeft 8 tot 128 tekens, niet alleen spaties.",
   "err.wrong_login": "Die naam en dat wachtwoord horen niet bij een account.",
+  "err.no_such_player": "Deze speler staat niet in de ranglijst.",
   "err.session_revoked": "Deze sessie is uitgelogd: log opnieuw in.",
   "err.account_needed": "Voor de agora heb je een account nodig: log eerst in of registreer je.",
   "err.too_many_logins": "Te veel inlogpogingen: wacht een minuut en probeer het opnieuw.",
