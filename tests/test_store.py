@@ -339,6 +339,21 @@ class TestRetention:
             assert await store.finished_game("C") is None  # gone with its log
         run_async(main())
 
+    def test_the_memory_store_keeps_at_most_max_logs_table_records(self) -> None:
+        """A finished table's replay source (``server.replay.keep_record``) is one record per
+        table: a long-running memory server must not keep them all."""
+        async def main() -> None:
+            store = MemoryStore(max_logs=2)
+            for code in ("A", "B", "C"):
+                await store.put_table(code, {"code": code})
+            assert await store.get_table("A") is None  # the oldest went
+            assert await store.get_table("C") == {"code": "C"}
+            await store.put_table("B", {"code": "B", "again": True})  # kept again: newest
+            await store.put_table("D", {"code": "D"})
+            assert await store.get_table("C") is None
+            assert await store.get_table("B") == {"code": "B", "again": True}
+        run_async(main())
+
     def test_redis_expires_unfinished_logs_and_keeps_finished_ones(self, redis_url: str) -> None:
         from server.store.redis_store import RedisStore
 

@@ -265,6 +265,11 @@ class MemoryStore(Store):
     # ------------------------------------------------------------ table records
 
     async def put_table(self, code: str, record: dict[str, Any]) -> None:
+        """Keep ``record`` under ``code``, newest last; past ``max_logs`` records (a finished
+        table's replay source is one per table) the oldest goes, as the oldest log does."""
+        self._tables.pop(code, None)
+        while len(self._tables) >= self._max_logs:
+            del self._tables[next(iter(self._tables))]
         self._tables[code] = json.dumps(record)
 
     async def get_table(self, code: str) -> dict[str, Any] | None:
