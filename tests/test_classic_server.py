@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from serverhelpers import LiveServer, Player, run, seated
 
+from engine.commands import CLASSIC_SPECS
 from server.settings import Settings
 
 #: Four seats; every face of a hand or the stock appears once in the whole position, so that
@@ -117,6 +119,9 @@ def test_a_four_seat_table_fills_deals_and_refuses_a_fifth(server: LiveServer) -
             assert r.status_code == 409
             assert r.json() == {"code": "table_full",
                                 "message": "The four seats of this table are taken."}
+        async with players[0].http() as c:
+            r = await c.get(f"/api/tables/{code}/hands/1/replay")
+            assert r.status_code == 409 and r.json()["code"] == "no_classic_replay"
         await players[0].connect(code)
         snap = await players[0].next(lambda f: f["type"] == "snapshot")
         game = snap["game"]
@@ -242,3 +247,14 @@ def test_a_classic_command_is_refused_at_a_machiavelox_table(server: LiveServer)
         assert (error["type"], error["code"]) == ("error", "bad_field")
         await a.ok("draw")  # the table plays on
     run(go())
+
+
+def test_the_protocol_and_errors_docs_name_the_classic_fields_commands_and_codes() -> None:
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    protocol = (docs / "protocol.md").read_text(encoding="utf-8")
+    errors = (docs / "errors.md").read_text(encoding="utf-8")
+    for word in ("variant", "size", "rules", "options", "players", "as", "from", '"loose"',
+                 *(n for n, spec in CLASSIC_SPECS.items() if spec.by_client)):
+        assert f"`{word}`" in protocol, word
+    for code in ("unknown_command", "no_classic_replay", "too_many_players", "bad_option"):
+        assert f"`{code}`" in protocol and f"`{code}`" in errors, code
