@@ -10,6 +10,7 @@ seat or the spectator receives holds another seat's hand or the stock.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -258,3 +259,42 @@ def test_the_protocol_and_errors_docs_name_the_classic_fields_commands_and_codes
         assert f"`{word}`" in protocol, word
     for code in ("unknown_command", "no_classic_replay", "too_many_players", "bad_option"):
         assert f"`{code}`" in protocol and f"`{code}`" in errors, code
+
+
+def test_a_finished_classic_game_is_recorded_friendly_and_played_again(
+        server: LiveServer) -> None:
+    out = {"players": ["A", "B"], "hands": {"A": ["7H", "8H", "9H"], "B": ["KC", "QD"]},
+           "stock": ["2S", "3S"]}
+
+    async def go() -> None:
+        a, b = await seated(server, ["Ada", "Bo"], variant="classic_italian", players=2,
+                            position=out, options={"first_turn_out": True})
+        await a.ok("lay", cards=["7H", "8H", "9H"])
+        ended = await a.ok("end")
+        await b.at_version(ended["version"])
+        assert b.game is not None and b.game["match"]["over"] and b.game["match"]["winner"] == "Ada"
+        code = a.code
+
+        async def record() -> Any:
+            games = await server.app.state.store.finished(50)
+            return next((g for g in games if g.code == code), None)
+
+        got = None
+        for _ in range(50):  # the record is written just after the last frame
+            got = await asyncio.wrap_future(
+                asyncio.run_coroutine_threadsafe(record(), server.loop))
+            if got is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert got is not None, "no FinishedGame for the classic table"
+        assert got.agora is False and got.winner == "Ada" and got.end == "out"
+        assert got.scores == {"Ada": 20, "Bo": 0}  # C26: the winner scores Bo's 20
+        assert got.extra["variant"] == "classic_italian"
+        assert got.extra["options"]["max_jokers"] == 1
+        async with a.http() as c:
+            r = await c.post(f"/api/tables/{code}/again")
+            assert r.status_code == 201, r.text
+            new = (await c.get(f"/api/tables/{r.json()['code']}")).json()
+        assert (new["variant"], new["size"], new["seats"]) == ("classic_italian", 2, ["Ada"])
+        assert new["rules"]["first_turn_out"] is True
+    run(go())
