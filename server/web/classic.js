@@ -47,7 +47,7 @@ function headBar(S, A, v) {
     h("span", { class: "chip", id: "stock-chip" }, t("ct.stock", { n: v.stock })),
   ];
   const order = playOrder(v);
-  if (order.length) {
+  if (order.length && v.turn) {
     items.push(h("span", { class: "chip c-order", id: "play-order", title: t("ct.order_title") },
       t("ct.order"), " ", order.map((n, i) => [i ? " \u2192 " : "", h("span", { class: i === 0 ? "on-turn" : "" }, n === v.you ? t("word.you") : n)])));
   }
@@ -69,9 +69,13 @@ function turnBanner(S, v) {
   if (!v.turn) return null;
   const p = v.turn.player;
   const mine = p === v.you;
+  // `ends`: the earlier of the turn clock and the player's absence (C20, C31); said as an
+  // absence only when the player on turn is away.
+  const seatOn = v.players.find((x) => x.name === p);
+  const away = !!seatOn && seatOn.absent_until !== null && v.turn.ends !== null;
   return h("div", { class: "banner c-turn" + (mine ? " mine" : ""), role: "status", id: "turn-banner", "aria-live": "polite" },
     mine ? t("ct.your_turn") : t("ct.their_turn", { name: p }),
-    v.turn.ends !== null && !mine ? [" \u00b7 ", t("ct.absent_ends"), " ", clockEl(v.turn.ends, { frame: "hand", kind: "absence" })] : null);
+    away && !mine ? [" \u00b7 ", t("ct.absent_ends"), " ", clockEl(v.turn.ends, { frame: "hand", kind: "absence" })] : null);
 }
 
 function seatBox(S, v, p, order) {
