@@ -68,7 +68,7 @@ def no_page_scroll(page: Any) -> None:
 
 @pytest.mark.browser
 def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers: Browsers) -> None:
-    code, session = api_create_table(live_server, "Ada", variant="classic", players=4, position=POSITION)
+    code, session = api_create_table(live_server, "Ada", mode="long", variant="classic", players=4, position=POSITION)
     ada = browsers.page("ada", session=session)
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#seat-list")).to_contain_text("Ada")
@@ -168,6 +168,50 @@ def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers:
         expect(p.locator("#result-title")).to_contain_text("won the hand")
     expect(bob.locator("#hand-scores tr[data-player='Ada'] .why")).to_contain_text("scores the others' cards")
     expect(bob.locator("#hand-scores tr[data-player='Bob'] .why")).to_contain_text("points left in hand, scored by Ada")
+    expect(bob.locator("#match-totals tr[data-player='Ada']")).to_contain_text("64")
+    expect(dee.locator("#pause-box")).to_contain_text("Next deal in")
     browsers.shot(ada, "classic-desktop-end")
     browsers.shot(dee, "classic-phone-end")
+    no_page_scroll(dee)
+    # Everyone is ready: the next hand is dealt at once (C31), the totals carry on.
+    for p in pages:
+        p.click("#btn-ready")
+    expect(ada.locator("#btn-ready")).to_have_count(0)
+    for p in pages:
+        expect(p.locator("#hand-chip")).to_have_text("Hand 2")
+    expect(ada.locator("#my-hand .card")).to_have_count(13)
+    expect(ada.locator(".c-seat[data-player='Bob'] .c-count")).to_have_text("13 cards")
+    browsers.assert_no_console_errors()
+
+
+SIX = {
+    "players": ["A", "B", "C", "D", "E", "F"],
+    "table": [["QH", "QS", "QD"]],
+    "hands": {p: [c + s for c in ("2", "3", "4", "5", "6", "7", "8")] for p, s in zip("ABCDEF", "HSDCHS")},
+    "stock": ["9C", "10C"],
+    "turn": "D",
+}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [web.VIEWPORT, PHONE], ids=["desktop", "phone"])
+def test_six_seats_sit_around_the_table_in_the_order_of_play(live_server: Any, browsers: Browsers, viewport: Any) -> None:
+    code, session = api_create_table(live_server, "Ada", variant="classic", players=6, position=SIX)
+    for name in ("Bob", "Cy", "Dee", "Eve", "Flo"):
+        web.api_join(live_server, code, name)
+    ada = browsers.page("ada", session=session, viewport=viewport)
+    ada.goto(f"{live_server.url}/t/{code}")
+    expect(ada.locator("#turn-banner")).to_have_text("Dee's turn")
+    expect(ada.locator(".c-left .c-seat")).to_have_attribute("data-player", "Bob")
+    expect(ada.locator(".c-top .c-seat")).to_have_count(3)
+    assert ada.eval_on_selector_all(".c-top .c-seat", "els => els.map(e => e.dataset.player)") == ["Cy", "Dee", "Eve"]
+    expect(ada.locator(".c-right .c-seat")).to_have_attribute("data-player", "Flo")
+    expect(ada.locator(".c-seat.on-turn")).to_have_attribute("data-player", "Dee")
+    expect(ada.locator("#play-order")).to_contain_text("Dee → Eve → Flo → you → Bob → Cy")
+    expect(ada.locator("#btn-end")).to_have_count(0)
+    expect(ada.locator("#wait-turn")).to_have_text("Waiting for Dee to play.")
+    boxes = ada.eval_on_selector_all(".c-seat", "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])")
+    assert all(0 <= left and right <= viewport["width"] for left, right in boxes), boxes
+    no_page_scroll(ada)
+    browsers.shot(ada, f"classic-six-seats-{'phone' if viewport is PHONE else 'desktop'}")
     browsers.assert_no_console_errors()

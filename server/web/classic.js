@@ -6,7 +6,7 @@
 // of a hand and the match: classicresult.js. classic.css lays it out.
 import { t } from "./i18n.js";
 import { h, clockEl } from "./ui.js";
-import { helpPanel } from "./help.js";
+import { keyName } from "./help.js";
 import { occurrences } from "./tablebits.js";
 import { tableCardSize } from "./tablefit.js";
 import { seatLayout, sinceMyTurn, playOrder, jokerChoices, jokerFace } from "./classicview.js";
@@ -33,7 +33,7 @@ export function renderClassic(S, A) {
   if (me && !S.spectator) screen.appendChild(myDock(S, A, v, me));
   else screen.appendChild(h("section", { class: "c-dock panel spectator-note" }, t("table.spectating")));
   if (v.result || v.match.over || v.match.pause_until !== null) screen.appendChild(resultPanel(S, A, v));
-  if (S.showHelp) screen.appendChild(helpPanel(A));
+  if (S.showHelp) screen.appendChild(classicHelp(A));
   return screen;
 }
 
@@ -95,7 +95,7 @@ function seatBox(S, v, p, order) {
       !p.in_hand && p.in_match ? h("span", { class: "badge" }, t("ct.out_of_hand")) : null,
       !p.in_match ? h("span", { class: "badge" }, t("ct.left_match")) : null),
     p.absent_until !== null ? h("div", { class: "c-absent", role: "status" },
-      t("ct.away"), " ", clockEl(p.absent_until, { frame: "hand", kind: "absence", label: t("ct.away") })) : !p.connected ? h("div", { class: "c-absent" }, t("ct.away")) : null);
+      t("ct.away"), " ", clockEl(p.absent_until, { frame: "hand", kind: "absence", total: v.options.absence || null, label: t("ct.away") })) : !p.connected ? h("div", { class: "c-absent" }, t("ct.away")) : null);
 }
 
 // ---------------------------------------------------------------- the table
@@ -203,4 +203,22 @@ function didText(d) {
     case "swapped": return t("ct.did.swapped", { cards, meld: d.meld });
     default: return d.kind;
   }
+}
+
+// ---------------------------------------------------------------- the keys
+
+/** The classic table's keys (keys.js and classicactions.js) and gestures. */
+const CLASSIC_KEYS = [
+  ["E", "help.ct_end"], ["D", "help.ct_draw"], ["P", "help.ct_pass"], ["R", "help.ct_reset"],
+  ["N", "help.ct_new"], ["O", "help.sort"], ["J", "help.jump_hand"], ["K", "help.jump_table"],
+  ["key.enter_space", "help.ct_select"], ["key.esc", "help.ct_escape"], ["key.arrows", "help.arrows"],
+  ["key.alt_arrows", "help.rearrange"], ["?", "help.help"],
+];
+
+function classicHelp(A) {
+  return h("section", { class: "help panel", id: "help", role: "dialog", "aria-modal": "false", "aria-labelledby": "help-title" },
+    h("h2", { id: "help-title" }, t("help.title")),
+    h("dl", { class: "keys" }, CLASSIC_KEYS.map(([k, key]) => [h("dt", {}, h("kbd", {}, keyName(k))), h("dd", {}, t(key))])),
+    h("p", {}, t("help.ct_gestures")),
+    h("button", { class: "btn", type: "button", onclick: () => A.toggleHelp() }, t("btn.close")));
 }
