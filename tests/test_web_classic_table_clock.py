@@ -85,7 +85,9 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     expect(bob.locator("#turn-banner")).to_have_text("Your turn")
     bob.close()
     # Bob is away on his turn: his seat counts down, then the turn goes on to Cy.
-    expect(ada.locator(".c-seat[data-player='Bob'] .c-absent")).to_contain_text("Away: leaves in")
+    away = ada.locator(".c-seat[data-player='Bob'] .c-absent")
+    expect(away).to_contain_text("Away: leaves in")
+    assert 0 < int(away.locator(".clock-text").inner_text().rstrip("s")) <= 3
     expect(cy.locator("#turn-banner")).to_contain_text("away: the turn ends in")
     browsers.shot(ada, "classic-drop-away")
     expect(cy.locator("#turn-banner")).to_have_text("Your turn", timeout=10000)

@@ -95,7 +95,7 @@ function seatBox(S, v, p, order) {
       !p.in_hand && p.in_match ? h("span", { class: "badge" }, t("ct.out_of_hand")) : null,
       !p.in_match ? h("span", { class: "badge" }, t("ct.left_match")) : null),
     p.absent_until !== null ? h("div", { class: "c-absent", role: "status" },
-      t("ct.away"), " ", clockEl(p.absent_until, { frame: "hand", kind: "absence", total: v.options.absence || null, label: t("ct.away") })) : !p.connected ? h("div", { class: "c-absent" }, t("ct.away")) : null);
+      t("ct.away"), " ", clockEl(p.absent_until, { frame: "hand", kind: "absence", total: v.options.absence || null, label: t("ct.away") })) : !p.connected ? h("div", { class: "c-absent" }, t("ct.away_plain")) : null);
 }
 
 // ---------------------------------------------------------------- the table

@@ -455,6 +455,7 @@ const en = {
   "ct.out_of_hand": "out of this hand",
   "ct.left_match": "left the match",
   "ct.away": "Away: leaves in",
+  "ct.away_plain": "Away",
   "ct.loose_label": "the freed joker: place it on a meld",
   "ct.loose_one": "A freed joker must go back on the table.",
   "ct.loose_many": "{n} freed jokers must go back on the table.",

@@ -456,6 +456,7 @@ const it = {
   "ct.out_of_hand": "fuori da questa mano",
   "ct.left_match": "ha lasciato la partita",
   "ct.away": "Assente: esce tra",
+  "ct.away_plain": "Assente",
   "ct.loose_label": "il jolly liberato: mettilo in una combinazione",
   "ct.loose_one": "Un jolly liberato deve tornare sul tavolo.",
   "ct.loose_many": "{n} jolly liberati devono tornare sul tavolo.",

@@ -456,6 +456,7 @@ const nl = {
   "ct.out_of_hand": "uit deze hand",
   "ct.left_match": "heeft de partij verlaten",
   "ct.away": "Afwezig: vertrekt over",
+  "ct.away_plain": "Afwezig",
   "ct.loose_label": "de vrijgekomen joker: leg hem in een combinatie",
   "ct.loose_one": "Een vrijgekomen joker moet terug op tafel.",
   "ct.loose_many": "{n} vrijgekomen jokers moeten terug op tafel.",
