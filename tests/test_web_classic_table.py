@@ -10,7 +10,7 @@ the seats in join order). What each gesture checks:
   buttons; she lays 3♣ 4♣ by clicks (select, New meld), the opening-free table marks the meld
   changed, she clicks the loose joker then her meld (``move`` from ``loose``), chooses the face
   the joker stands for (5♣, not 2♣), and End turn is accepted;
-* Bob rearranges: he adds 9♥ to the nines by drag, moves 9♠ out of them to a new meld (a table
+* Bob reloads his page and finds his turn and what Ada did; he rearranges: he adds 9♥ to the nines by drag, moves 9♠ out of them to a new meld (a table
   card moved), adds 10♠ J♠ to it by keyboard (Space, then Enter on the meld), ends his turn;
 * Cy draws with the D key, Dee with the button; each sees what the others did since their turn
   ("Ada laid …", "Bob drew"), marked melds, the cards they drew marked;
@@ -126,6 +126,11 @@ def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers:
         "Ada freed a joker from meld 1 with 6♥, laid 3♣ 4♣, put the freed ★ on meld 3, "
         "made the joker of meld 3 stand for 5♣")
     expect(bob.locator(".c-meld[data-meld='1']")).to_have_class("meld c-meld changed-since")
+    # Bob reloads: his seat, his turn and what Ada did come back (resume, the tab's memory).
+    bob.reload()
+    expect(bob.locator("#turn-banner")).to_have_text("Your turn")
+    expect(bob.locator("#since-list")).to_contain_text("Ada freed a joker from meld 1 with 6♥")
+    expect(bob.locator("#my-hand .card")).to_have_count(5)
 
     # Bob rearranges: 9♥ onto the nines (a drag), 9♠ out of them to a new meld, 10♠ J♠ by keyboard.
     mouse_drag(bob, "#my-hand .card[data-face='9H']", ".c-meld[data-meld='2'] .meld-head")

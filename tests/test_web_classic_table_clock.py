@@ -3,7 +3,8 @@
 * A Dutch table (``classic_dutch``, Dutch on the page) with a short turn clock (test
   ``timers.clock``) and an opening minimum: Ada's clock counts down in the top bar while she lays
   a run (the opening counter says how far she is), the clock runs out, the table is put back,
-  she gets a penalty card (marked in her hand) and Bob reads "te laat (strafkaart)".
+  she gets a penalty card (marked in her hand) and Bob reads that she ran out of time; Bob swaps
+  a joker into his hand (Dutch "keep", C12) and Ada reads it in Dutch.
 * A player who closes the page on their turn: the others see the absence countdown, and when it
   runs out the turn goes on to the next player: nobody is stalled.
 """
@@ -21,10 +22,10 @@ live_server, chromium_browser, browsers = web.live_server, web.chromium_browser,
 
 DUTCH = {
     "players": ["A", "B"],
-    "table": [["2C", "3C", "4C"]],
-    "hands": {"A": ["7H", "8H", "9H", "QS"], "B": ["5D", "6D", "KC"]},
+    "table": [["2C", "3C", "4C"], ["5D", "JK", "7D"]],
+    "hands": {"A": ["7H", "8H", "9H", "QS"], "B": ["5S", "6D", "KC"]},
     "stock": ["10D", "JD", "AS", "3H"],
-    "unopened": ["A", "B"],
+    "unopened": ["A"],
 }
 
 
@@ -36,7 +37,7 @@ def dutch(page: Any) -> Any:
 @pytest.mark.browser
 def test_a_dutch_turn_clock_restores_the_table_and_gives_a_penalty_card(live_server: Any, browsers: Browsers) -> None:
     code, session = api_create_table(live_server, "Ada", variant="classic_dutch", players=2, position=DUTCH,
-                                     options={"opening": 30}, timers={"clock": 6})
+                                     options={"opening": 30, "jokers": 2}, timers={"clock": 6})
     ada = dutch(browsers.page("ada", session=session))
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#seat-list li")).to_have_count(2)
@@ -47,21 +48,30 @@ def test_a_dutch_turn_clock_restores_the_table_and_gives_a_penalty_card(live_ser
     for face in ("7H", "8H", "9H"):
         ada.click(f"#my-hand .card[data-face='{face}']")
     ada.click("#new-meld")
-    expect(ada.locator(".c-meld[data-meld='2']")).to_be_visible()
+    expect(ada.locator(".c-meld[data-meld='3']")).to_be_visible()
     expect(ada.locator("#opening")).to_have_text("Uitkomen: 24 van 30 punten deze beurt gelegd")
-    assert meld_faces(bob, 2) == ["7H", "8H", "9H"]
+    assert meld_faces(bob, 3) == ["7H", "8H", "9H"]
     left = ada.locator("#turn-clock .clock-text").inner_text()
     assert left.endswith("s") and 0 < int(left[:-1]) <= 6, left
     browsers.shot(ada, "classic-dutch-clock")
     # The clock runs out: the run goes back to her hand, plus the stock's top card as a penalty.
     expect(bob.locator("#turn-banner")).to_have_text("Your turn", timeout=12000)
-    expect(ada.locator(".c-meld[data-meld='2']")).to_have_count(0)
+    expect(ada.locator(".c-meld[data-meld='3']")).to_have_count(0)
     assert sorted(hand(ada)) == sorted(["7H", "8H", "9H", "QS", "10D"])
     expect(ada.locator("#my-hand .card.drawn")).to_have_attribute("data-face", "10D")
     expect(ada.locator("#my-hand .card.drawn")).to_have_attribute("title", "net gepakt")
     expect(bob.locator("#since-list")).to_contain_text("Ada ran out of time (penalty card)")
     expect(ada.locator("#turn-banner")).to_have_text("Bob is aan de beurt")
     browsers.shot(bob, "classic-dutch-penalty-phone")
+    # Bob swaps 6♦ for the joker standing for it (C12, Dutch "keep") and ends his turn.
+    bob.click("#my-hand .card[data-face='6D']")
+    bob.click(".c-meld[data-meld='2'] .card[data-face='JK=6D']")
+    bob.click("#btn-swap")
+    expect(bob.locator("#my-hand .card[data-face='JK']")).to_have_count(1)
+    assert meld_faces(bob, 2) == ["5D", "6D", "7D"]
+    bob.click("#btn-end")
+    expect(ada.locator("#turn-banner")).to_have_text("Jij bent aan de beurt")
+    expect(ada.locator("#since-list")).to_contain_text("Bob ruilde een joker uit comb. 2 voor 6♦")
     browsers.assert_no_console_errors()
 
 

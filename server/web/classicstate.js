@@ -23,8 +23,8 @@ export const CS = {
 export function syncTable(S) {
   if (CS.code === S.code) return;
   CS.code = S.code;
-  CS.events = [];
-  CS.keys = new Set();
+  CS.events = loadEvents(S.code);
+  CS.keys = new Set(CS.events.map(eventKey));
   CS.sel = [];
   CS.refusal = null;
   CS.ready = false;
@@ -63,11 +63,28 @@ function pruneSel(game) {
 export function addClassicEvents(S, events) {
   syncTable(S);
   for (const ev of events) {
-    const key = `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`;
+    const key = eventKey(ev);
     if (CS.keys.has(key)) continue;
     CS.keys.add(key);
     CS.events.push(ev);
   }
   CS.events.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   if (CS.events.length > 400) CS.events.splice(0, CS.events.length - 400);
+  saveEvents(S.code, CS.events);
+}
+
+function eventKey(ev) { return `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`; }
+
+// The events live in sessionStorage per table, beside tableconn.js's notices: a reload resumes
+// from the last version seen and keeps "since your last turn" whole.
+function loadEvents(code) {
+  try {
+    const list = JSON.parse(sessionStorage.getItem("mvx.cev." + code) || "[]");
+    return Array.isArray(list) ? list.filter((e) => e && typeof e.kind === "string") : [];
+  } catch (e) { return []; }
+}
+
+function saveEvents(code, events) {
+  if (!code) return;
+  try { sessionStorage.setItem("mvx.cev." + code, JSON.stringify(events)); } catch (e) { /* full: fine */ }
 }
