@@ -168,7 +168,13 @@ class ClassicBrain:
                 self.stats["plans_late"] += 1
                 self._fallback()
         if not self.plan:
-            return None
+            if self._state in ("playing", "fallback"):
+                self._fallback()  # the plan was dropped from outside (a brain error)
+            elif self._state == "fallback_other":
+                self._state = "done"
+                return None
+            else:
+                return None
         return self._step(seat)
 
     def _ready(self, game: View, mine: dict[str, Any]) -> dict[str, Any] | None:

@@ -24,6 +24,14 @@ from engine.classic.view import classic_view
 from engine.errors import Refused
 from engine.rules import table_rules
 
+#: The solver's budget in these tests: it stops once its answer is proved best, so this only
+#: matters on a loaded machine, where 0.1 s of wall time may leave it the greedy play.
+BUDGET = 2.0
+
+
+def sharks() -> dict[str, ClassicBrain]:
+    return {"A": ClassicBrain("shark", budget=BUDGET), "B": ClassicBrain("shark", budget=BUDGET)}
+
 
 def to_play(player: str, cmd: dict[str, Any]) -> Play:
     """A protocol command dict as the engine's :class:`Play`."""
@@ -76,7 +84,7 @@ def refusals(log: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
 def test_shark_goes_out_by_rearranging() -> None:
     # 7C 7D go down only with 7H taken from the run 7H 8H 9H 10H (8H 9H 10H stays valid).
     m = position(["7H 8H 9H 10H", "QS QH QD"], A="7C 7D QC", B="2C 9D KD")
-    log = run(m, {"A": ClassicBrain("shark"), "B": ClassicBrain("shark")})
+    log = run(m, sharks())
     assert not refusals(log)
     assert m.hand is not None and m.hand.result is not None
     assert m.hand.result.end == "out" and m.hand.result.winner == "A"
@@ -87,7 +95,7 @@ def test_shark_goes_out_by_rearranging() -> None:
 def test_shark_goes_out_moving_a_joker() -> None:
     # 8C needs the joker: it leaves 5H JK=6H 7H (6H from the hand takes its place) for 8C 9C.
     m = position(["5H JK=6H 7H"], A="6H 8C 9C", B="2C 9D KD")
-    log = run(m, {"A": ClassicBrain("shark"), "B": ClassicBrain("shark")}, until="turn")
+    log = run(m, sharks(), until="turn")
     assert not refusals(log)
     assert m.hand is not None and m.hand.result is not None and m.hand.result.winner == "A"
 
@@ -98,7 +106,7 @@ def test_shark_places_a_loose_joker() -> None:
     play(m, "A free 6H 1")
     view = classic_view(m, "A")
     assert view["loose"] == 1
-    log = run(m, {"A": ClassicBrain("shark"), "B": ClassicBrain("shark")}, until="turn")
+    log = run(m, sharks(), until="turn")
     assert not refusals(log), log
     assert ("A", "end", "ack") in log and ("A", "draw", "ack") not in log
     assert m.hand is not None and m.hand.loose == []
@@ -113,7 +121,7 @@ def test_shark_places_a_loose_joker() -> None:
 def test_shark_opens_only_with_enough_points(hand: str, opens: bool) -> None:
     m = position(["8H 9H 10H"], A=hand, B="2C 9D KD", stock="5S 6S",
                  options={"opening": 30}, unopened="AB")
-    log = run(m, {"A": ClassicBrain("shark"), "B": ClassicBrain("shark")}, until="turn")
+    log = run(m, sharks(), until="turn")
     assert not refusals(log), log
     assert (("A", "end", "ack") in log) is opens
     assert (("A", "draw", "ack") in log) is not opens
@@ -127,7 +135,7 @@ def test_shark_opens_only_with_enough_points(hand: str, opens: bool) -> None:
 def test_shark_keeps_a_card_on_an_italian_first_turn() -> None:
     m = position(["7H 8H 9H"], rules="classic_italian", A="10H JH QH", B="2C 9D KD",
                  stock="5S 6S", first_turn="AB")
-    log = run(m, {"A": ClassicBrain("shark"), "B": ClassicBrain("shark")}, until="turn")
+    log = run(m, sharks(), until="turn")
     assert not refusals(log), log
     assert ("A", "end", "ack") in log
     assert m.hand is not None and m.hand.result is None and len(hand_of(m, "A")) == 1
@@ -138,11 +146,12 @@ def test_shark_draws_rather_than_run_past_the_turn_clock() -> None:
                  B="2C 9D KD", stock="5S 6S")
     assert m.rules.clock == 120.0
     view = classic_view(m, "A")
-    brain = ClassicBrain("shark", step_time=2.0)
+    brain = ClassicBrain("shark", step_time=2.0, budget=BUDGET)
     # Received 100 s ago: 20 s left, less than the plan's steps at 2 s each with the margin.
     assert brain.decide(view, elapsed=110.0) == {"do": "draw"}
     assert brain.stats["plans_too_long"] == 1
-    assert ClassicBrain("shark", step_time=2.0).decide(view, elapsed=0.0) != {"do": "draw"}
+    fresh = ClassicBrain("shark", step_time=2.0, budget=BUDGET)
+    assert fresh.decide(view, elapsed=0.0) != {"do": "draw"}
 
 
 # ---------------------------------------------------------------------------- refusals
@@ -150,7 +159,7 @@ def test_shark_draws_rather_than_run_past_the_turn_clock() -> None:
 
 def test_a_refused_end_is_followed_by_reset_and_a_draw_then_nothing() -> None:
     m = position(["7H 8H 9H"], A="10H 2C", B="2D 9D KD", stock="5S 6S")
-    brain = ClassicBrain("shark")
+    brain = ClassicBrain("shark", budget=BUDGET)
     sent = []
     for _ in range(6):
         cmd = brain.decide(classic_view(m, "A"))
@@ -195,7 +204,7 @@ def test_casual_turns_are_all_accepted_over_a_hand(preset: str) -> None:
                                                   else {})})
     for seed in (1, 2):
         m = ClassicMatch.deal_first(players, seed, rules)
-        brains = {p: ClassicBrain("casual", seed=seed) for p in players}
+        brains = {p: ClassicBrain("casual", seed=seed, budget=BUDGET) for p in players}
         log = run(m, brains)
         assert not refusals(log), (preset, seed, refusals(log))
         assert m.hand is not None and m.hand.result is not None
@@ -208,7 +217,8 @@ def test_mixed_levels_play_hands_to_their_end() -> None:
         players = [f"P{i}" for i in range(rng.randint(2, 4))]
         rules = table_rules("classic", len(players), {"hand": 10})
         m = ClassicMatch.deal_first(players, seed, rules)
-        brains = {p: ClassicBrain(rng.choice(["casual", "shark"]), seed=seed) for p in players}
+        brains = {p: ClassicBrain(rng.choice(["casual", "shark"]), seed=seed, budget=BUDGET)
+                  for p in players}
         log = run(m, brains)
         assert not refusals(log), refusals(log)
         assert m.hand is not None and m.hand.result is not None
@@ -219,7 +229,7 @@ def test_mixed_levels_play_hands_to_their_end() -> None:
 
 def test_hint_is_the_sharks_turn_and_refused_off_turn() -> None:
     m = position(["7H 8H 9H 10H", "QS QH QD"], A="7C 7D QC", B="2C 9D KD")
-    hint = suggest(classic_view(m, "A"))
+    hint = suggest(classic_view(m, "A"), BUDGET)
     assert hint["steps"][-1] == {"do": "end"}
     assert sorted(hint["cards"]) == ["7C", "7D", "QC"]
     assert hint["advice"] == {"code": "go_out", "cards": hint["cards"]}

@@ -431,6 +431,8 @@ const en = {
   // -- test17
   "ref.again_accepted": "You are seated at the new table already: leave it there if you do not want to play.",
   "err.again_accepted": "You are seated at the new table already: leave it there if you do not want to play.",
+  // -- bots
+  "ref.hint_not_your_turn": "Hints come on your turn: it is not your turn now.",
 };
 
 export default en;

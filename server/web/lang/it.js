@@ -432,6 +432,8 @@ const it = {
   // -- test17
   "ref.again_accepted": "Hai già preso posto al nuovo tavolo: se non vuoi giocare, esci da quel tavolo.",
   "err.again_accepted": "Hai già preso posto al nuovo tavolo: se non vuoi giocare, esci da quel tavolo.",
+  // -- bots
+  "ref.hint_not_your_turn": "I suggerimenti arrivano al tuo turno: ora non tocca a te.",
 };
 
 export default it;

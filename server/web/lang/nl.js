@@ -432,6 +432,8 @@ const nl = {
   // -- test17
   "ref.again_accepted": "Je zit al aan de nieuwe tafel: verlaat die daar als je niet wilt spelen.",
   "err.again_accepted": "Je zit al aan de nieuwe tafel: verlaat die daar als je niet wilt spelen.",
+  // -- bots
+  "ref.hint_not_your_turn": "Tips komen als je aan de beurt bent: nu ben je niet aan de beurt.",
 };
 
 export default nl;
