@@ -238,3 +238,22 @@ def test_hint_is_the_sharks_turn_and_refused_off_turn() -> None:
         suggest(classic_view(m, "B"))
     seat = read(classic_view(m, "B"))
     assert seat is not None and not seat.on_turn
+
+
+def test_bots_say_ready_between_hands_and_play_a_match_to_its_end() -> None:
+    players = ["A", "B", "C"]
+    rules = table_rules("classic_italian", 3, {"hand": 5, "deals": 2})
+    m = ClassicMatch.deal_first(players, 4, rules)
+    brains = {p: ClassicBrain(lvl, seed=4, budget=BUDGET)
+              for p, lvl in zip(players, ("shark", "casual", "shark"))}
+    log = run(m, brains)
+    assert m.hand_no == 1 and not m.over and m.pause_deadline_ms is not None
+    t = m.now_ms / 1000 + 1.0  # within the 60 s pause
+    for p, brain in brains.items():  # the pause (C31): each says ready once, then waits
+        cmd = brain.decide(classic_view(m, p))
+        assert cmd == {"do": "ready"}, (p, cmd)
+        send(m, p, brain, cmd, t, log)
+        assert m.hand_no == 2 or brain.decide(classic_view(m, p)) is None
+    assert m.hand_no == 2  # all ready: the next hand is dealt at once
+    log += run(m, brains, t=t)
+    assert m.over and not refusals(log), refusals(log)
