@@ -257,3 +257,17 @@ def test_bots_say_ready_between_hands_and_play_a_match_to_its_end() -> None:
     assert m.hand_no == 2  # all ready: the next hand is dealt at once
     log += run(m, brains, t=t)
     assert m.over and not refusals(log), refusals(log)
+
+
+def test_a_hint_mid_turn_finishes_the_turn_as_it_lies() -> None:
+    m = position(["9C 9D 9S"], A="5H 6H 7H 2C", B="2D 9H KD", stock="3S 4S")
+    play(m, "A lay 5H 6H")  # not valid yet: 7H is still in the hand
+    hint = suggest(classic_view(m, "A"), BUDGET)
+    assert hint["steps"] == [{"do": "add", "card": "7H", "meld": 2}, {"do": "end"}]
+    play(m, "A add 7H 2")
+    assert suggest(classic_view(m, "A"), BUDGET)["steps"] == [{"do": "end"}]
+    play(m, "A move 7H 2 new")  # 5H 6H and 7H alone: nothing left to put down
+    assert suggest(classic_view(m, "A"), BUDGET)["steps"][:2] in (
+        [{"do": "move", "card": "7H", "meld": 3, "to": 2}, {"do": "end"}],
+        [{"do": "move", "card": "5H", "meld": 2, "to": 3}, {"do": "move", "card": "6H",
+                                                            "meld": 2, "to": 3}])
