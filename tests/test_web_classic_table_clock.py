@@ -6,7 +6,8 @@
   she gets a penalty card (marked in her hand) and Bob reads that she ran out of time; Bob swaps
   a joker into his hand (Dutch "keep", C12) and Ada reads it in Dutch.
 * A player who closes the page on their turn: the others see the absence countdown, and when it
-  runs out the turn goes on to the next player: nobody is stalled.
+  runs out the turn goes on to the next player: nobody is stalled. The next player asks for a
+  hint (a friendly table): its steps in words, its card and meld highlighted.
 """
 
 from __future__ import annotations
@@ -78,8 +79,8 @@ def test_a_dutch_turn_clock_restores_the_table_and_gives_a_penalty_card(live_ser
 DROP = {
     "players": ["A", "B", "C"],
     "table": [["5S", "6S", "7S"]],
-    "hands": {"A": ["2H", "9D", "KC"], "B": ["3H", "10D", "QC"], "C": ["4H", "JD", "AC"]},
-    "stock": ["8S", "9S", "2D", "3D"],
+    "hands": {"A": ["8S", "9D", "KC"], "B": ["3H", "10D", "QC"], "C": ["4H", "JD", "AC"]},
+    "stock": ["2H", "9H", "2D", "3D"],
     "turn": "B",
 }
 
@@ -106,4 +107,15 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     expect(ada.locator("#turn-banner")).to_have_text("Your turn")
     expect(ada.locator("#since-list")).to_contain_text("Bob left the hand")
     expect(ada.locator("#since-list")).to_contain_text("Cy drew")
+    # Ada asks for a hint: the shark's turn in words, its card and meld highlighted; she follows it.
+    ada.click("#btn-hint")
+    expect(ada.locator("#hint-box")).to_contain_text("add 8♠ to meld 1")
+    expect(ada.locator("#hint-box li").last).to_have_text("End turn")
+    expect(ada.locator("#my-hand .card.hinted")).to_have_attribute("data-face", "8S")
+    expect(ada.locator(".c-meld.hinted")).to_have_attribute("data-meld", "1")
+    ada.click("#my-hand .card[data-face='8S']")
+    ada.click(".c-meld[data-meld='1'] .meld-head")
+    ada.keyboard.press("e")
+    expect(cy.locator("#turn-banner")).to_have_text("Your turn")
+    expect(ada.locator("#hint-box")).to_have_count(0)
     browsers.assert_no_console_errors()

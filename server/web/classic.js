@@ -14,6 +14,7 @@ import { CS } from "./classicstate.js";
 import { classicCard, shortFace, shortFaces } from "./classiccards.js";
 import { myDock } from "./classicdock.js";
 import { resultPanel, classicWaiting } from "./classicresult.js";
+import { currentHint } from "./classichint.js";
 
 export function renderClassic(S, A) {
   if (S.fatal || S.replaced) return null; // table.js says those
@@ -104,7 +105,9 @@ function boardEl(S, A, v) {
   const myTurn = !!v.turn && v.turn.player === v.you && !S.spectator;
   const since = sinceMyTurn(CS.events, v.you);
   const size = tableCardSize(v.table, { w: Math.max(280, window.innerWidth - (window.innerWidth > 960 ? 620 : 40)), h: Math.max(160, window.innerHeight - (window.innerWidth > 960 ? 420 : 470)) });
-  const melds = v.table.map((m) => meldBox(S, A, v, m, myTurn, since.melds.has(m.id)));
+  const hint = currentHint(v);
+  const hinted = new Set(hint ? hint.melds : []);
+  const melds = v.table.map((m) => meldBox(S, A, v, m, myTurn, since.melds.has(m.id), hinted.has(m.id)));
   const newTile = myTurn ? h("div", {
     class: "meld new-meld", role: "button", tabindex: "0", id: "new-meld",
     "aria-label": t("board.new_meld_label"), dataset: { drop: "new", key: "new" },
@@ -134,7 +137,7 @@ function looseTray(S, A, v, myTurn) {
       myTurn ? t("ct.loose_do") : t("ct.loose_wait", { name: v.turn ? v.turn.player : "" })));
 }
 
-function meldBox(S, A, v, m, myTurn, otherChanged) {
+function meldBox(S, A, v, m, myTurn, otherChanged, hinted) {
   const occ = occurrences(m.cards);
   const pair = CS.sel.length === 1 && CS.sel[0].zone === "table" && CS.sel[0].meld === m.id && jokerFace(CS.sel[0].face).joker ? CS.sel[0] : null;
   const cards = m.cards.map((f, i) => {
@@ -153,7 +156,7 @@ function meldBox(S, A, v, m, myTurn, otherChanged) {
     if (myTurn) el.addEventListener("click", (ev) => { ev.stopPropagation(); A.activateCard("table", f, occ[i], m.id); });
     return el;
   });
-  const cls = ["meld", "c-meld", m.valid ? "" : "invalid", m.changed ? "changed-now" : "", otherChanged ? "changed-since" : ""].filter(Boolean).join(" ");
+  const cls = ["meld", "c-meld", m.valid ? "" : "invalid", m.changed ? "changed-now" : "", otherChanged ? "changed-since" : "", hinted ? "hinted" : ""].filter(Boolean).join(" ");
   const choices = pair ? jokerChoices(m.cards, m.cards.indexOf(pair.face), v.options.ace) : [];
   return h("div", {
     class: cls, role: myTurn ? "button" : "group", tabindex: myTurn ? "0" : null,

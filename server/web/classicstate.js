@@ -16,7 +16,8 @@ export const CS = {
   refusalVersion: null, // the view version it was refused at (a later change clears it)
   ready: false,      // I asked for the next deal in this pause
   lastHandNo: null,  // the hand the fields are about
-  fresh: [],         // faces just arrived in my hand (drawn, penalty)
+  hint: null,        // the hint shown (classichint.js): {steps, cards, melds, version, turn, advice}
+  hintBusy: false,   // a hint is on its way
 };
 
 /** Forget the fields when another table (or a new hand) is shown. */
@@ -29,6 +30,7 @@ export function syncTable(S) {
   CS.refusal = null;
   CS.ready = false;
   CS.lastHandNo = null;
+  CS.hint = null;
 }
 
 /** A classic view arrived (snapshot or update: the seat's whole view). */
