@@ -202,24 +202,24 @@ SIX = {
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("viewport", [web.VIEWPORT, PHONE], ids=["desktop", "phone"])
-def test_six_seats_sit_around_the_table_in_the_order_of_play(live_server: Any, browsers: Browsers, viewport: Any) -> None:
+def test_six_seats_sit_around_the_table_in_the_order_of_play(live_server: Any, browsers: Browsers) -> None:
     code, session = api_create_table(live_server, "Ada", variant="classic", players=6, position=SIX)
     for name in ("Bob", "Cy", "Dee", "Eve", "Flo"):
         web.api_join(live_server, code, name)
-    ada = browsers.page("ada", session=session, viewport=viewport)
+    ada = browsers.page("ada", session=session)
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#turn-banner")).to_have_text("Dee's turn")
-    expect(ada.locator(".c-left .c-seat")).to_have_attribute("data-player", "Bob")
-    expect(ada.locator(".c-top .c-seat")).to_have_count(3)
-    assert ada.eval_on_selector_all(".c-top .c-seat", "els => els.map(e => e.dataset.player)") == ["Cy", "Dee", "Eve"]
-    expect(ada.locator(".c-right .c-seat")).to_have_attribute("data-player", "Flo")
-    expect(ada.locator(".c-seat.on-turn")).to_have_attribute("data-player", "Dee")
-    expect(ada.locator("#play-order")).to_contain_text("Dee → Eve → Flo → you → Bob → Cy")
-    expect(ada.locator("#btn-end")).to_have_count(0)
-    expect(ada.locator("#wait-turn")).to_have_text("Waiting for Dee to play.")
-    boxes = ada.eval_on_selector_all(".c-seat", "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])")
-    assert all(0 <= left and right <= viewport["width"] for left, right in boxes), boxes
-    no_page_scroll(ada)
-    browsers.shot(ada, f"classic-six-seats-{'phone' if viewport is PHONE else 'desktop'}")
+    for viewport, name in ((web.VIEWPORT, "desktop"), (PHONE, "phone")):
+        ada.set_viewport_size(viewport)
+        expect(ada.locator(".c-left .c-seat")).to_have_attribute("data-player", "Bob")
+        assert ada.eval_on_selector_all(".c-top .c-seat", "els => els.map(e => e.dataset.player)") == ["Cy", "Dee", "Eve"]
+        expect(ada.locator(".c-right .c-seat")).to_have_attribute("data-player", "Flo")
+        expect(ada.locator(".c-seat.on-turn")).to_have_attribute("data-player", "Dee")
+        expect(ada.locator("#play-order")).to_contain_text("Dee → Eve → Flo → you → Bob → Cy")
+        expect(ada.locator("#btn-end")).to_have_count(0)
+        expect(ada.locator("#wait-turn")).to_have_text("Waiting for Dee to play.")
+        boxes = ada.eval_on_selector_all(".c-seat", "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])")
+        assert all(0 <= left and right <= viewport["width"] for left, right in boxes), (name, boxes)
+        no_page_scroll(ada)
+        browsers.shot(ada, f"classic-six-seats-{name}")
     browsers.assert_no_console_errors()
