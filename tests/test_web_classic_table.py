@@ -62,8 +62,12 @@ def seat(browsers: Browsers, server: Any, code: str, name: str, **kw: Any) -> An
 
 
 def no_page_scroll(page: Any) -> None:
-    over = page.evaluate("() => document.scrollingElement.scrollHeight - window.innerHeight")
-    assert over <= 1, f"the page scrolls by {over}px"
+    """Everything fits the window: no page scroll either way, the table at least 80% wide."""
+    over = page.evaluate("() => [document.scrollingElement.scrollHeight - window.innerHeight,"
+                         " document.scrollingElement.scrollWidth - window.innerWidth,"
+                         " document.getElementById('board').getBoundingClientRect().width / window.innerWidth]")
+    assert over[0] <= 1 and over[1] <= 1, f"the page scrolls by {over[0]}px down, {over[1]}px across"
+    assert over[2] >= (0.8 if page.viewport_size["width"] < 600 else 0.45), f"the table is {over[2]:.0%} of the width"
 
 
 @pytest.mark.browser
