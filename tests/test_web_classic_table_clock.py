@@ -102,6 +102,7 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     expect(cy.locator("#turn-banner")).to_contain_text("away: the turn ends in")
     browsers.shot(ada, "classic-drop-away")
     expect(cy.locator("#turn-banner")).to_have_text("Your turn", timeout=10000)
+    expect(cy.locator("#announce")).to_contain_text("Your turn")  # what a screen reader hears
     expect(ada.locator(".c-seat[data-player='Bob']")).to_contain_text("out of this hand")
     cy.click("#btn-draw")
     expect(ada.locator("#turn-banner")).to_have_text("Your turn")

@@ -4,7 +4,9 @@
 // and events here (applyClassicGame, addClassicEvents).
 import { reconcileOrder } from "./cards.js";
 import { setClockBase } from "./ui.js";
+import { t } from "./i18n.js";
 import { LS, save } from "./state.js";
+import { announce } from "./render.js";
 
 /** The classic page's own state: every field declared here. */
 export const CS = {
@@ -36,7 +38,13 @@ export function syncTable(S) {
 /** A classic view arrived (snapshot or update: the seat's whole view). */
 export function applyClassicGame(S, game) {
   syncTable(S);
+  const before = S.game && S.game.turn ? S.game.turn.player + ":" + S.game.turn.started : null;
   S.game = game || null;
+  const turn = game && game.turn ? game.turn : null;
+  // Screen readers hear whose turn it is when it changes (the banner is redrawn each time).
+  if (turn && before !== turn.player + ":" + turn.started) {
+    announce(turn.player === game.you ? t("ct.your_turn") : t("ct.their_turn", { name: turn.player }));
+  }
   setClockBase(game ? game.t : null, game ? game.t : null);
   const mine = game && Array.isArray(game.hand) ? game.hand : [];
   S.handOrder = reconcileOrder(S.handOrder, mine, S.sortMode);
