@@ -114,6 +114,7 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     expect(ada.locator("#hint-box li").last).to_have_text("End turn")
     expect(ada.locator("#my-hand .card.hinted")).to_have_attribute("data-face", "8S")
     expect(ada.locator(".c-meld.hinted")).to_have_attribute("data-meld", "1")
+    browsers.shot(ada, "classic-hint")
     ada.click("#my-hand .card[data-face='8S']")
     ada.click(".c-meld[data-meld='1'] .meld-head")
     ada.keyboard.press("e")
