@@ -61,6 +61,6 @@ export function stepText(step) {
 export function hintBox(hint) {
   return h("div", { class: "c-hintbox", id: "hint-box", role: "status" },
     h("strong", {}, t("ct.hint_title")), " ",
-    h("ol", { class: "c-steps" }, hint.steps.map((s) => h("li", {}, stepText(s)))),
+    h("ol", { class: "c-steps" }, hint.steps.map((s, i) => h("li", {}, h("b", { "aria-hidden": "true" }, `${i + 1}.`), " ", stepText(s)))),
     h("button", { class: "btn tiny ghost", type: "button", id: "btn-hint-close", onclick: () => { CS.hint = null; render(); } }, t("btn.close")));
 }
