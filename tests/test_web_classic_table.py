@@ -117,8 +117,8 @@ def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers:
     ada.click("#loose-joker .card")
     ada.click(".c-meld[data-meld='3'] .meld-head")
     expect(ada.locator("#loose-joker")).to_have_count(0)
-    # The joker could be 2♣ or 5♣: she picks 5♣.
-    ada.click(".c-meld[data-meld='3'] .card[data-face='JK']")
+    # The joker could be 2♣ or 5♣: the meld offers both; she picks 5♣.
+    assert ada.eval_on_selector_all(".c-meld[data-meld='3'] .c-as button", "els => els.map(e => e.dataset.as)") == ["2C", "5C"]
     ada.click(".c-meld[data-meld='3'] .c-as button[data-as='5C']")
     expect(ada.locator(".c-meld[data-meld='3'] .card.joker-as")).to_have_attribute("data-face", "JK=5C")
     browsers.shot(ada, "classic-desktop-ada-turn")

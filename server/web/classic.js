@@ -139,7 +139,10 @@ function looseTray(S, A, v, myTurn) {
 
 function meldBox(S, A, v, m, myTurn, otherChanged, hinted) {
   const occ = occurrences(m.cards);
-  const pair = CS.sel.length === 1 && CS.sel[0].zone === "table" && CS.sel[0].meld === m.id && jokerFace(CS.sel[0].face).joker ? CS.sel[0] : null;
+  // The face a joker stands for, when that is a choice (C8): for the selected joker, or on my
+  // turn for a joker without a face in a meld changed this turn (no need to find it first).
+  const picked = CS.sel.length === 1 && CS.sel[0].zone === "table" && CS.sel[0].meld === m.id && jokerFace(CS.sel[0].face).joker ? CS.sel[0] : null;
+  const pair = picked || (myTurn && m.changed && m.cards.includes("JK") ? { face: "JK" } : null);
   const cards = m.cards.map((f, i) => {
     const j = jokerFace(f);
     const selected = A.isSelected("table", f, occ[i], m.id);
