@@ -71,7 +71,8 @@ function commandsFor(items, target) {
   const item = items[0];
   const to = target.kind === "new" ? "new" : target.meld;
   if (item.zone === "table" && to === item.meld) return [];
-  return [["move", { ...moveFrom(item), to }]];
+  const from = moveFrom(item);
+  return [["move", { card: from.card, meld: from.meld, to }]];
 }
 
 async function putOn(items, target) {
@@ -196,10 +197,9 @@ export const ClassicActions = {
   freeJoker() {
     const pair = jokerPair();
     if (!pair || !myTurn()) return false;
-    const f = { card: pair.real.face, meld: pair.joker.meld };
-    if (pair.real.zone === "table") f.from = pair.real.meld;
+    const f = { card: pair.real.face, meld: pair.joker.meld, from: pair.real.meld };
     CS.sel = [];
-    return send([["free", f]]);
+    return send([pair.real.zone === "table" ? ["free", { card: f.card, meld: f.meld, from: f.from }] : ["free", { card: f.card, meld: f.meld }]]);
   },
   /** Swap: the hand card takes the joker's place, the joker goes to the hand (C12, "keep"). */
   swapJoker() {
@@ -223,7 +223,7 @@ export const ClassicActions = {
     if (!L.myTurn) return notMyTurn();
     if (L.changed) { toast(t("ct.reset_first"), "info"); return false; }
     lastTurnCmd = now;
-    return send([[view().stock > 0 ? "draw" : "pass", {}]]);
+    return send(view().stock > 0 ? [["draw", {}]] : [["pass", {}]]);
   },
   end() {
     if (!myTurn()) return notMyTurn();
