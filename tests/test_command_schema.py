@@ -59,6 +59,8 @@ def test_the_protocol_docs_table_is_the_schema() -> None:
 def test_what_the_browser_sends_is_in_the_schema() -> None:
     sent: dict[str, set[str]] = {}
     for js in (ROOT / "server" / "web").glob("*.js"):
+        if js.name.startswith("classic"):
+            continue  # the classic table page: CLASSIC_SPECS (the next test)
         text = js.read_text(encoding="utf-8")
         for name, fields in re.findall(r'\["([a-z_]+)"(?:,\s*\{([^}]*)\})?\]', text):
             if name in SPECS or name.endswith(("_game", "_up")):
@@ -68,6 +70,26 @@ def test_what_the_browser_sends_is_in_the_schema() -> None:
     for name, keys in sent.items():
         assert name in CLIENT_COMMANDS, f"the web client sends unknown command {name!r}"
         assert keys == set(needs(name)), (name, keys, needs(name))
+
+
+def test_what_the_classic_page_sends_is_in_the_classic_schema() -> None:
+    """server/web/classic*.js send CLASSIC_SPECS' client commands with their fields, and only
+    the optional ones CLASSIC_OPTIONAL allows (``as``, ``from``)."""
+    from engine.commands import CLASSIC_OPTIONAL, CLASSIC_SPECS
+
+    sent: dict[str, set[str]] = {}
+    for js in (ROOT / "server" / "web").glob("classic*.js"):
+        text = js.read_text(encoding="utf-8")
+        for name, fields in re.findall(r'\["([a-z_]+)",\s*\{([^}]*)\}\]', text):
+            if name in CLASSIC_SPECS:
+                keys = {k.strip().split(":")[0].strip() for k in fields.split(",") if k.strip()}
+                sent.setdefault(name, set()).update(keys)
+    assert {"lay", "add", "move", "free", "swap", "end", "draw", "pass", "reset", "ready", "leave"} <= set(sent)
+    for name, keys in sent.items():
+        spec = CLASSIC_SPECS[name]
+        assert spec.by_client, name
+        assert set(spec.fields) <= keys <= set(spec.fields) | set(CLASSIC_OPTIONAL.get(name, ())), (
+            name, keys, spec.fields)
 
 
 def test_the_variant_takes_its_commands_from_the_schema() -> None:

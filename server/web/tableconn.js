@@ -14,6 +14,8 @@ import { ensureSession, apiErrorText } from "./session.js";
 import { pruneSelection } from "./selection.js";
 import { render, announce } from "./render.js";
 import { revokedSession } from "./account.js";
+import { isClassic } from "./classicview.js";
+import { applyClassicGame, addClassicEvents } from "./classicstate.js";
 
 /** Close the table's socket and forget the table (another page, or another table, opens). */
 export function leaveTableView() {
@@ -43,14 +45,15 @@ export async function openTable(code) {
     if (e instanceof ApiError && e.status === 404) { S.fatal = t("err.no_table", { code }); render(); return; }
   }
   if (S.code !== code) return;
+  const seatsOf = (sm) => (sm && typeof sm.size === "number" ? sm.size : 3); // classic: 2–6
   if (!S.session) {
-    if (summary && summary.seats.length >= 3) { S.spectator = true; connect(); return; } // just watch
+    if (summary && summary.seats.length >= seatsOf(summary)) { S.spectator = true; connect(); return; } // just watch
     S.needName = true;
     render();
     return;
   }
   let seated = null; // null: the welcome will tell
-  if (!summary || summary.seats.length < 3) {
+  if (!summary || summary.seats.length < seatsOf(summary)) {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}, S.session.token);
@@ -203,6 +206,7 @@ function loadTableMemory(code) {
 }
 
 function addEvents(events) {
+  if (isClassic(S.table, S.game)) { addClassicEvents(S, events); return; }
   for (const ev of events) {
     const key = `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`;
     if (S.seenEvents.has(key)) continue;
@@ -218,6 +222,7 @@ function addEvents(events) {
 }
 
 function applyGame(game) {
+  if (isClassic(S.table, game)) { applyClassicGame(S, game); return; }
   S.game = game || null;
   const hv = game && game.hand;
   setClockBase(hv ? hv.t : null, game ? game.game_t : null);
