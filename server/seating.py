@@ -25,8 +25,8 @@ from .connection import Connection
 from .durable import STORE_DOWN
 from .frames import replay_text
 from .inbox import Join, SeatInfo, StoreDown, TableFull
-from .journal import AnyCommand, TableGame, replay
 from .protocol import WelcomeOut, dump
+from .table_commands import NUMBERS, engine_failed
 
 if TYPE_CHECKING:
     from .tables import Table
@@ -36,9 +36,6 @@ if TYPE_CHECKING:
 #: opening the table's page; telling the others "lost the connection / is away / is back"
 #: about them at every deal would be noise (issue 17).
 CONNECT_GRACE = 10.0
-
-#: Seat counts in words, for the sentences of a table of 2–6 seats.
-NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def grace_over(t: Table, now: float) -> None:
@@ -114,30 +111,6 @@ def deal(t: Table) -> None:
     t.grace = {s.name: grace for s in t.seats if s.live == 0}
 
 
-def engine_failed(t: Table, now: float, cmd: AnyCommand | None, error: Exception) -> None:
-    """The engine raised (not ``Refused``) in ``apply(cmd)`` or, ``cmd`` None, in
-    ``tick``: log it, keep it in :attr:`failures`, and undo whatever it did."""
-    t.tlog.exception("engine failed", cmd.player if cmd else None,
-                        do=cmd.do if cmd else "tick")
-    if cmd is not None:
-        t.failures.append((now, cmd, repr(error)))
-    rebuild(t)
-
-
-def rebuild(t: Table) -> None:
-    """Make the game again from the deal and the journal, leaving out the call that just
-    failed (it was not journalled): what it changed, and the events it queued, are gone.
-    The clocks are those of the last journalled call; the next tick brings them to now."""
-    assert t.spec is not None
-    game: TableGame | None = None
-    for _, rebuilt, _ in replay(t.spec, t.journal):
-        game = rebuilt
-    assert game is not None
-    game.drain_events()
-    t.game = game
-    t.tlog.warning("game rebuilt from its journal", entries=len(t.journal))
-
-
 def connection_command(t: Table, seat: str, do: str, now: float | None = None) -> None:
     """Tell the game a seat's connection dropped or came back (R18). Not while game time
     is stopped: the game is told when it runs again (``server.durable``)."""
@@ -149,7 +122,7 @@ def connection_command(t: Table, seat: str, do: str, now: float | None = None) -
         t.game.apply(cmd, now)
     except Refused as e:
         t.tlog.debug("connection event refused", seat, do=do, code=e.code)
-    except Exception as e:  # noqa: BLE001 - an engine bug: undo it, see _rebuild
+    except Exception as e:  # noqa: BLE001 - an engine bug: undo it (table_commands.rebuild)
         engine_failed(t, now, cmd, e)
         return
     t.tlog.info("seat " + do + "ed", seat)
@@ -193,7 +166,7 @@ def unregister(t: Table, conn: Connection) -> None:
     if t.conns.pop(conn.id, None) is None:
         return
     t.tlog.info("connection detached", conn.seat, conn=conn.id,
-                  reason=conn.drop_reason or "closed")
+                reason=conn.drop_reason or "closed")
     seat = seat_named(t, conn.seat)
     if seat is None:
         return

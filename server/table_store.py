@@ -93,8 +93,8 @@ async def persist(t: Table) -> None:
         t._failed = batches[-t.settings.log_size:]
         if t._backoff == STORE_BACKOFF_FIRST:
             t.tlog.warning("store append failed: the table plays on, unsaved",
-                              first=batches[0][0], last=batches[-1][0],
-                              error=type(e).__name__)
+                           first=batches[0][0], last=batches[-1][0],
+                           error=type(e).__name__)
         t._retry_at = loop.time() + t._backoff
         t._backoff = min(STORE_BACKOFF_MAX, t._backoff * 2)
         count_store_error(t, "append")
@@ -115,10 +115,10 @@ async def persist_durable(t: Table) -> None:
     t.meta_dirty = False
     try:
         await t.store.table_append(t.code, t.epoch, t.log_id, meta,
-                                      t._now(), batches)
+                                   t._now(), batches)
     except (Fenced, StoreConflict) as e:
         t.tlog.warning("table taken over by another process: stopping it",
-                          error=type(e).__name__)
+                       error=type(e).__name__)
         fence(t, "taken over")
         return
     except Exception as e:  # noqa: BLE001 - undo the item, stop game time
@@ -197,7 +197,7 @@ async def record_finish(t: Table) -> None:
                        for s in t.seats]
             counted = await t.store.add_hand_points(t.log_id, results, at, t.code)
             t.tlog.info("ranking updated", counted=counted,
-                           points=",".join(f"{r.name}:{r.points}" for r in results))
+                        points=",".join(f"{r.name}:{r.points}" for r in results))
         if t.epoch:
             await t.store.table_end(t.code)
     except Exception:  # noqa: BLE001 - logged and counted; the game is over anyway

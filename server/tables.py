@@ -23,7 +23,7 @@ Failures (a bug): one inbox item that raises never stalls the table. It is logge
 (``machiavelox_step_failures_total``), the connection that sent it is dropped, and the task
 goes on with the next item. An engine exception inside a command (other than ``Refused``)
 is answered ``internal_error``, and the game is rebuilt from its journal without that command
-(:meth:`Table._rebuild`): whatever the failed call changed is gone, and nothing of it is sent.
+(``server.table_commands.rebuild``): whatever the failed call changed is gone, and nothing of it is sent.
 
 """
 
@@ -38,12 +38,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from engine.errors import Refused
-
 from .connection import Connection
 from .durable import (
     RESUME_POLL,
-    STORE_DOWN,
     GameTime,
     Saved,
     entry_json,
@@ -73,20 +70,14 @@ from .journal import (
 from .logs import TableLog
 from .metrics import Metrics
 from .protocol import (
-    AckOut,
     AgainOut,
-    CommandIn,
-    RefusedOut,
     TableOut,
     TableSummary,
     dump,
-    dump_reply,
 )
 from .seating import (
-    NUMBERS,
     attach,
     connection_command,
-    engine_failed,
     grace_over,
     join_seat,
     send_state,
@@ -95,25 +86,15 @@ from .seating import (
 from .sessions import Session
 from .settings import Settings
 from .store import Store
+from .table_commands import SERVER_REFUSALS as SERVER_REFUSALS  # its importers look here
+from .table_commands import engine_failed, submit
 from .table_store import (
     STORE_BACKOFF_FIRST,
     deliver,
     fence,
     refuse_moved,
 )
-from .variant import command_for, feed_for, rules_summary
-
-#: The server's own refusals, beside the engine's (``engine.errors.MESSAGES``).
-SERVER_REFUSALS = {
-    "not_seated": "You are watching: only the three seated players play.",
-    "not_started": "The hand has not been dealt yet: waiting for three players.",
-    "internal_error": "The server failed on that command; the failure is logged for the developers.",
-}
-
-def seat_sentence(code: str, size: int) -> str:
-    """:data:`SERVER_REFUSALS`'s sentence of ``code`` for a table of ``size`` seats."""
-    return SERVER_REFUSALS[code].replace("three", NUMBERS.get(size, str(size)))
-
+from .variant import feed_for, rules_summary
 
 # ---------------------------------------------------------------------------- the table
 
@@ -375,7 +356,7 @@ class Table:
 
     def _handle(self, item: InboxItem) -> None:
         if isinstance(item, Submit):
-            self._submit(item.conn, item.msg)
+            submit(self, item.conn, item.msg)
         elif isinstance(item, Attach):
             attach(self, item.conn, item.last_version)
         elif isinstance(item, Resync):
@@ -399,7 +380,7 @@ class Table:
         now = self._now()
         try:
             self.game.tick(now)
-        except Exception as e:  # noqa: BLE001 - an engine bug: undo it, see _rebuild
+        except Exception as e:  # noqa: BLE001 - an engine bug: undo it (table_commands.rebuild)
             engine_failed(self, now, None, e)
             return
         self._flush(now, None)
@@ -466,68 +447,3 @@ class Table:
     def _connection_command(self, seat: str, do: str, now: float | None = None) -> None:
         """``server.seating.connection_command``."""
         connection_command(self, seat, do, now)
-
-    # ------------------------------------------------------------ commands
-
-    def _reply(self, conn: Connection, text: str) -> None:
-        if conn.id in self.conns:
-            self._send(conn, text)
-
-    def _submit(self, conn: Connection, msg: CommandIn) -> None:
-        if conn.id not in self.conns:
-            return  # dropped meanwhile: the client resends after resyncing
-        seat = conn.seat
-        if seat is None:
-            self._reply(conn, dump(RefusedOut(id=msg.id, code="not_seated",
-                                              message=seat_sentence("not_seated", self.size))))
-            return
-        key = f"{type(msg.id).__name__}:{msg.id}"
-        replies = self._replies.setdefault(seat, OrderedDict())
-        cached = replies.get(key)
-        if cached is not None:
-            self.tlog.debug("command repeated", seat, id=msg.id)
-            self._reply(conn, cached)
-            return
-        if self.game is None:
-            self._reply(conn, dump(RefusedOut(id=msg.id, code="not_started",
-                                              message=seat_sentence("not_started", self.size))))
-            return
-        if self.time.stopped:  # the store fails: nothing may change (server.durable)
-            self._reply(conn, dump(RefusedOut(id=msg.id, code="store_unavailable",
-                                              message=STORE_DOWN)))
-            return
-        now = self._now()
-        text: str
-        failed = False
-        made: dict[str, int] = {}
-        cmd: AnyCommand | None = None
-        try:
-            cmd = command_for(self.options, seat, msg)  # the variant's commands only
-            made = self.game.apply(cmd, now)
-        except Refused as e:
-            text = dump_reply(RefusedOut(id=msg.id, code=e.code, message=e.message))
-            self.tlog.debug("command", seat, do=msg.do, outcome="refused", code=e.code)
-        except Exception as e:  # noqa: BLE001 - an engine bug must not kill the table
-            engine_failed(self, now, cmd, e)
-            failed = True
-            text = dump_reply(RefusedOut(id=msg.id, code="internal_error",
-                                         message=SERVER_REFUSALS["internal_error"]))
-        else:
-            text = ""
-        self._ref = msg.id
-        try:
-            version = None if failed else self._flush(now, cmd)
-        finally:
-            self._ref = None
-        if version is not None and self.epoch:
-            self.answered.append((conn, seat, key, msg.id))
-        if self.metrics is not None:
-            self.metrics.command_outcomes[
-                "internal_error" if failed else "refused" if text else "ack"].inc()
-        if not text:
-            text = dump_reply(AckOut(id=msg.id, version=self.events.head, made=made))
-            self.tlog.debug("command", seat, do=msg.do, outcome="ack", version=version)
-        replies[key] = text
-        while len(replies) > self.settings.replies_kept:
-            replies.popitem(last=False)
-        self._reply(conn, text)

@@ -100,6 +100,16 @@ def test_creating_refuses_impossible_rules_and_the_invitation_shows_the_rules(
             r = await c.post("/api/tables", json={})
             plain = (await c.get(f"/api/tables/{r.json()['code']}")).json()
             assert (plain["variant"], plain["size"], plain["rules"]) == ("machiavelox", 3, {})
+
+            # The limit on tables waiting for players counts classic tables the same (5).
+            made = 3
+            while True:
+                r = await c.post("/api/tables", json={"variant": "classic"})
+                if r.status_code != 200:
+                    break
+                made += 1
+                assert made <= 5, "past the waiting-tables limit"
+            assert (r.status_code, r.json()["code"], made) == (429, "too_many_waiting_tables", 5)
     run(go())
 
 
@@ -177,7 +187,7 @@ def test_four_players_play_refusals_say_why_and_nobody_sees_a_hidden_card(
             assert melds(p.game) == {1: ["3H", "4H", "5H", "JK=6H"], 2: ["5C", "6C", "7C"],
                                      3: ["6S", "6H", "6D"]}
             assert p.game["turn"]["player"] == "Bob"
-        assert ann.game is not None and ann.game["hand"] == ["KC", "9C", "9D"]
+        assert ann.hand == ["KC", "9C", "9D"]
 
         # Bob: a Machiavelox command is refused; then Bob draws (only Bob sees the card).
         refused = await bob.command("stage", card="4D")
