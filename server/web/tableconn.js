@@ -14,6 +14,7 @@ import { ensureSession, apiErrorText } from "./session.js";
 import { pruneSelection } from "./selection.js";
 import { render, announce } from "./render.js";
 import { revokedSession } from "./account.js";
+import { isClassic } from "./tablerules.js";
 
 /** Close the table's socket and forget the table (another page, or another table, opens). */
 export function leaveTableView() {
@@ -21,8 +22,10 @@ export function leaveTableView() {
   resetTable();
 }
 
-/** Show the table `code`: look at it, take a seat if there is one (a name first, if needed), connect. */
-export async function openTable(code) {
+/** Show the table `code`: look at it, take a seat if there is one (a name first, if needed), connect.
+ * A classic table not yet joined from this browser shows its invitation (its rules, a Sit down
+ * button: home.js joinGate) first; `opts.sit` (that button) sits down. */
+export async function openTable(code, opts = {}) {
   leaveTableView();
   S.route = "table";
   S.code = code;
@@ -43,14 +46,17 @@ export async function openTable(code) {
     if (e instanceof ApiError && e.status === 404) { S.fatal = t("err.no_table", { code }); render(); return; }
   }
   if (S.code !== code) return;
+  const full = !!summary && summary.seats.length >= (summary.size || 3);
+  if (summary) S.table = summary; // the invitation shows its rules
   if (!S.session) {
-    if (summary && summary.seats.length >= 3) { S.spectator = true; connect(); return; } // just watch
+    if (full) { S.spectator = true; connect(); return; } // just watch
     S.needName = true;
     render();
     return;
   }
+  if (!opts.sit && !full && invitationFirst(summary, code)) { S.needName = true; render(); return; }
   let seated = null; // null: the welcome will tell
-  if (!summary || summary.seats.length < 3) {
+  if (!full) {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}, S.session.token);
@@ -76,6 +82,11 @@ export async function openTable(code) {
   if (seated !== false) save(LS.table, code);
   S.spectator = seated === false;
   connect();
+}
+
+/** A classic table waiting for players, that this browser has not sat at: its invitation first. */
+function invitationFirst(summary, code) {
+  return !!summary && isClassic(summary.variant) && summary.phase === "waiting" && load(LS.table) !== code;
 }
 
 /** Open the table's socket (resuming from this tab's memory of it, if any). */
