@@ -50,7 +50,7 @@ from engine.view import hand_view
 from .connection import Connection
 from .errors import ApiError
 from .inbox import Attach, Detach, TableFull
-from .journal import SEATS, DealOptions
+from .journal import DealOptions
 from .limits import SENTENCES
 from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_client
 from .registry import TableRegistry
@@ -187,7 +187,7 @@ class BotSeats:
         reaction = seat_reaction(pace, reaction)
         if table.agora:
             raise ApiError(403, "no_bots", "Bots only sit at friendly tables.")
-        free = await table.call(lambda: 0 if table.game is not None else SEATS - len(table.seats))
+        free = await table.call(lambda: 0 if table.game is not None else table.size - len(table.seats))
         if count > free:
             raise TableFull("table_full", f"This table has {free} free seat(s).")
         seats = []

@@ -168,8 +168,8 @@ def full_events(events: list[View], game: View | None) -> list[View]:
     """An update's ``events`` with the ``t`` and ``hand`` they leave out put back from
     ``game``, the view after the update (see the module docstring); events that lack none
     come back as they are. ``game`` None (a replay, nothing applied yet): as they are."""
-    if game is None:
-        return events
+    if game is None or "hand_no" not in game:
+        return events  # a classic view: its events come whole (server.variant)
     hv = game.get("hand")
     defaults: View = {"hand": game["hand_no"]}
     if hv is not None:

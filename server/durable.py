@@ -36,12 +36,12 @@ import dataclasses
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
+from engine.classic.model import Play
 from engine.errors import Refused
 from engine.hand import Command
-from engine.rules import AceMode, RuleSet
+from engine.rules import AceMode, CardValues, FreedJoker, MatchEnd, RuleSet, Scoring, StockOut
 
-from .frames import ViewFeed
-from .journal import SEATS, DealOptions, JournalEntry
+from .journal import SEATS, AnyCommand, DealOptions, JournalEntry
 from .protocol import AckOut, RefusedOut, dump_reply
 
 if TYPE_CHECKING:
@@ -60,20 +60,30 @@ RESUME_POLL = 0.25
 # ---------------------------------------------------------------------------- encoding
 
 
+#: The RuleSet fields that hold an enum (C1's choices), with their enum.
+ENUM_FIELDS = {"ace_mode": AceMode, "freed_joker": FreedJoker, "scoring": Scoring,
+               "values": CardValues, "match": MatchEnd, "stock_out": StockOut}
+
+
 def rules_dict(rules: RuleSet) -> dict[str, Any]:
     d = dataclasses.asdict(rules)
-    d["ace_mode"] = str(rules.ace_mode.value)
+    for name in ENUM_FIELDS:
+        d[name] = str(getattr(rules, name).value)
     return d
 
 
 def rules_from(d: dict[str, Any]) -> RuleSet:
     names = {f.name for f in dataclasses.fields(RuleSet)}
     kwargs = {k: v for k, v in d.items() if k in names}
+    for name, enum in ENUM_FIELDS.items():
+        if name in kwargs:
+            kwargs[name] = enum(kwargs[name])
     kwargs["ace_mode"] = AceMode(kwargs.get("ace_mode", AceMode.WRAP.value))
     return RuleSet(**kwargs)
 
 
-def command_dict(cmd: Command) -> dict[str, Any]:
+def command_dict(cmd: AnyCommand) -> dict[str, Any]:
+    """A command as the journal keeps it; a classic one's ``as`` and ``from`` when set."""
     d: dict[str, Any] = {"p": cmd.player, "do": cmd.do}
     for name in ("card", "meld", "to"):
         value = getattr(cmd, name)
@@ -81,11 +91,21 @@ def command_dict(cmd: Command) -> dict[str, Any]:
             d[name] = value
     if cmd.cards is not None:
         d["cards"] = list(cmd.cards)
+    if isinstance(cmd, Play):
+        d["classic"] = True
+        if cmd.as_ is not None:
+            d["as"] = cmd.as_
+        if cmd.source is not None:
+            d["from"] = cmd.source
     return d
 
 
-def command_from(d: dict[str, Any]) -> Command:
+def command_from(d: dict[str, Any]) -> AnyCommand:
     cards = d.get("cards")
+    if d.get("classic"):
+        return Play(str(d["p"]), str(d["do"]), card=d.get("card"),
+                    cards=tuple(cards) if cards is not None else None, meld=d.get("meld"),
+                    to=d.get("to"), as_=d.get("as"), source=d.get("from"))
     return Command(str(d["p"]), str(d["do"]), card=d.get("card"),
                    cards=tuple(cards) if cards is not None else None, meld=d.get("meld"),
                    to=d.get("to"))
@@ -110,12 +130,14 @@ def entry_from(version: int, d: dict[str, Any]) -> JournalEntry:
 
 def options_dict(options: DealOptions) -> dict[str, Any]:
     return {"seed": options.seed, "rules": rules_dict(options.rules), "long": options.long,
-            "position": options.position}
+            "position": options.position, "variant": options.variant, "size": options.size}
 
 
 def options_from(d: dict[str, Any]) -> DealOptions:
     return DealOptions(seed=int(d["seed"]), rules=rules_from(d["rules"]), long=bool(d["long"]),
-                       position=d.get("position"))
+                       position=d.get("position"),
+                       variant=str(d.get("variant", "machiavelox")),
+                       size=int(d.get("size", SEATS)))
 
 
 def table_meta(table: Table) -> dict[str, Any]:
@@ -214,7 +236,7 @@ def roll_back(table: Table) -> None:
     table.seats = [SeatInfo(pid, name, live.get(name, 0)) for pid, name in s.seats]
     table.bot_levels = dict(s.bots)
     table.bot_ids = set(s.bots)
-    if len(table.seats) == SEATS:
+    if len(table.seats) == table.size:
         table.spec = table.options.resolve([x.name for x in table.seats])
         table.game = replay_game(table)
     else:
@@ -258,8 +280,10 @@ def replay_game(table: Table) -> Any:
 def send_snapshots(table: Table) -> None:
     """A snapshot to every connection, from a fresh view feed: the updates made since the last
     successful append were never sent, so the feed's base is not what the clients hold."""
+    from .variant import feed_for
+
     head = table.events.head
-    table.feed = ViewFeed()
+    table.feed = feed_for(table.options)
     for conn in list(table.conns.values()):
         table._send(conn, table.feed.snapshot(head, table.game, conn.seat, table.summary()))
 
@@ -356,7 +380,7 @@ def load_record(table: Table, record: TableRecord) -> float:
     table._replies = {}
     table.spec, table.game = None, None
     last_time = 0.0
-    if len(table.seats) != SEATS:
+    if len(table.seats) != table.size:
         return last_time
     table.spec = table.options.resolve([s.name for s in table.seats])
     game = table.spec.new_game()

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from engine import cards as C
-from engine.game import Game
+from engine.classic.game import ClassicGame
+from engine.classic.model import Play
+from engine.game import Game, GameResult, HandRecord
 from engine.hand import Command, Event, Hand
 from engine.melds import is_valid
 from engine.rules import RuleSet
@@ -25,8 +27,46 @@ from engine.variants import find_variant
 
 from .frames import Batch
 
-#: Seats at a table: the variant's (``engine.variants``; Machiavelox is played by three).
+#: Seats at a Machiavelox table (``engine.variants``: it is played by three).
 SEATS = find_variant("machiavelox").seats[1]
+
+#: A command in the journal: the real-time flow's, or a classic one (``as``, ``from``).
+AnyCommand = Command | Play
+
+
+class SeatState(Protocol):
+    @property
+    def connected(self) -> bool: ...
+
+
+class TableGame(Protocol):
+    """What a table needs of its game (:class:`engine.game.Game` for Machiavelox,
+    :class:`engine.classic.game.ClassicGame` for the classic presets)."""
+
+    @property
+    def phase(self) -> Any: ...
+    @property
+    def seats(self) -> Mapping[str, SeatState]: ...
+    @property
+    def hand_no(self) -> int: ...
+    @property
+    def hand(self) -> Any: ...
+    @property
+    def long(self) -> bool: ...
+    @property
+    def result(self) -> GameResult | None: ...
+    @property
+    def history(self) -> list[HandRecord]: ...
+
+    def apply(self, cmd: Any, now: float) -> dict[str, int]: ...
+    def tick(self, now: float) -> None: ...
+    def next_deadline(self) -> float | None: ...
+    def drain_events(self) -> list[tuple[int | None, Event]]: ...
+
+
+def is_classic(variant: str) -> bool:
+    """True for a classic preset's name (``engine.variants``), False for Machiavelox."""
+    return variant != "machiavelox"
 
 
 # ---------------------------------------------------------------------------- deals
@@ -34,19 +74,26 @@ SEATS = find_variant("machiavelox").seats[1]
 
 @dataclass(frozen=True)
 class DealOptions:
-    """How a table will deal, chosen at creation. ``position`` (tests only) is a conformance
-    ``start`` block plus ``players``: the placeholder names its keys use, given to the seats in
-    join order (default ``["A", "B", "C"]``)."""
+    """How a table will deal, chosen at creation. ``variant``: ``machiavelox`` or a classic
+    preset (``engine.variants``), ``size`` its number of seats (3 for Machiavelox, 2–6
+    classic). ``position`` (tests only) is a conformance ``start`` block (the classic one for
+    a classic table, ``engine.scenario_classic``) plus ``players``: the placeholder names its
+    keys use, given to the seats in join order (default ``["A", "B", "C", ...]``)."""
 
     seed: int
     rules: RuleSet
     long: bool = False
     position: dict[str, Any] | None = None
+    variant: str = "machiavelox"
+    size: int = SEATS
 
     def check(self) -> None:
         """Raise ``ValueError`` when the position cannot be set up."""
         if self.position is not None:
-            placeholders = position_players(self.position)
+            placeholders = position_players(self.position, self.size)
+            if is_classic(self.variant):
+                ClassicGame(placeholders, self.seed, self.rules, position=self.position)
+                return
             hand = _hand_from_position(placeholders, self.position, self.rules)
             for mid, cards in hand.table().items():
                 if not is_valid(cards, self.rules):
@@ -57,27 +104,30 @@ class DealOptions:
         """The deal for these seat names (in join order)."""
         position = None
         if self.position is not None:
-            names = dict(zip(position_players(self.position), seats))
-            position = _rename_position(self.position, names)
-        return DealSpec(tuple(seats), self.seed, self.rules, self.long, position)
+            names = dict(zip(position_players(self.position, self.size), seats))
+            position = _rename_position(self.position, names, self.size)
+        return DealSpec(tuple(seats), self.seed, self.rules, self.long, position, self.variant)
 
 
-def position_players(position: dict[str, Any]) -> list[str]:
-    players = position.get("players") or ["A", "B", "C"]
-    if not isinstance(players, list) or len(players) != SEATS or len(set(players)) != SEATS:
-        raise ValueError(f"position.players lists {SEATS} distinct names")
+def position_players(position: dict[str, Any], size: int = SEATS) -> list[str]:
+    players = position.get("players") or [chr(ord("A") + i) for i in range(size)]
+    if not isinstance(players, list) or len(players) != size or len(set(players)) != size:
+        raise ValueError(f"position.players lists {size} distinct names")
     return [str(p) for p in players]
 
 
-def _rename_position(position: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+def _rename_position(position: dict[str, Any], names: dict[str, str],
+                     size: int = SEATS) -> dict[str, Any]:
     out = dict(position)
-    out["players"] = [names[p] for p in position_players(position)]
+    out["players"] = [names[p] for p in position_players(position, size)]
     for key in ("hands", "stocks"):
         if position.get(key):
             out[key] = {names.get(p, p): v for p, v in position[key].items()}
-    for key in ("drew", "laid"):
+    for key in ("drew", "laid", "first_turn", "unopened"):
         if position.get(key):
             out[key] = [names.get(p, p) for p in position[key]]
+    if isinstance(position.get("turn"), str):
+        out["turn"] = names.get(position["turn"], position["turn"])
     return out
 
 
@@ -98,8 +148,13 @@ class DealSpec:
     rules: RuleSet
     long: bool
     position: dict[str, Any] | None = None
+    variant: str = "machiavelox"
 
-    def new_game(self) -> Game:
+    def new_game(self) -> TableGame:
+        """The variant's game: :class:`Game` or :class:`ClassicGame` (the one seam where
+        the variant decides; everything after goes through :class:`TableGame`)."""
+        if is_classic(self.variant):
+            return ClassicGame(list(self.players), self.seed, self.rules, position=self.position)
         first = None
         if self.position is not None:
             first = _hand_from_position(list(self.players), self.position, self.rules)
@@ -113,12 +168,13 @@ class JournalEntry:
 
     version: int
     now: float
-    command: Command | None
+    command: AnyCommand | None
     #: The client's command id (``CommandIn.id``): None for the server's own calls.
     ref: int | str | None = None
 
 
-def replay(spec: DealSpec, entries: list[JournalEntry]) -> Iterator[tuple[int, Game, Batch]]:
+def replay(spec: DealSpec, entries: list[JournalEntry]
+           ) -> Iterator[tuple[int, TableGame, Batch]]:
     """Rebuild a game from its journal, yielding ``(version, game, batch)`` after each version
     (version 1 is the deal) with the events that version logged. The same game object is
     yielded each time, mutated."""

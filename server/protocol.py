@@ -48,8 +48,8 @@ from pydantic import (
     model_validator,
 )
 
+from engine.commands import CLASSIC_SPECS, needs
 from engine.commands import CLIENT_COMMANDS as SCHEMA_CLIENT_COMMANDS
-from engine.commands import needs
 
 # ---------------------------------------------------------------------------- client -> server
 
@@ -61,6 +61,9 @@ Do = Literal[
     "draw", "stage", "unstage", "lay", "add", "take", "drop", "move", "place",
     "end", "cancel", "stop", "give_up", "leave", "ready", "leave_game",
 ]
+#: The classic tables' commands that Machiavelox has not (``engine.commands.CLASSIC_SPECS``);
+#: which table takes which is the table's business (``server.variant.command_for``).
+ClassicDo = Literal["free", "swap", "reset", "pass"]
 
 #: The largest magnitude of an integer id: JSON readers (JavaScript's among them) hold every
 #: integer up to 2**53 exactly, and no further.
@@ -102,19 +105,30 @@ class CommandIn(_In):
     ``id`` is the client's command id (a printable string of 1–64 characters, or an integer
     within ±2**53): a repeated id is applied once and gets the same reply again. ``card`` is a face (R1), ``cards`` a list
     of faces (``lay``), ``meld`` a meld id, ``to`` a meld id or ``"new"``.
+
+    Classic tables (``server.variant``) also take ``free``, ``swap``, ``reset`` and ``pass``,
+    ``meld: "loose"`` (``move`` of a loose joker), ``as`` (``move``: the face a joker takes,
+    like ``"7H"``) and ``from`` (``free``: the meld id the freeing card leaves).
     """
+
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
 
     type: Literal["command"]
     id: CommandId
-    do: Do
+    do: Do | ClassicDo
     card: Printable | None = Field(None, max_length=8)
     cards: list[Annotated[Printable, Field(max_length=8)]] | None = Field(None, max_length=40)
-    meld: Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)] | None = None
+    meld: Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)] | Literal["loose"] | None = None
     to: Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)] | Literal["new"] | None = None
+    as_: Printable | None = Field(None, alias="as", max_length=8)
+    from_: Annotated[StrictInt, Field(ge=-ID_INT_MAX, le=ID_INT_MAX)] | None = Field(
+        None, alias="from")
 
     @model_validator(mode="after")
     def _fields_for_do(self) -> CommandIn:
-        missing = [f for f in needs(self.do) if getattr(self, f) is None]
+        spec = CLASSIC_SPECS.get(self.do)
+        fields = needs(self.do) or (spec.fields if spec is not None else ())
+        missing = [f for f in fields if getattr(self, f) is None]
         if missing:
             raise ValueError(f"'{self.do}' needs {' and '.join(missing)}")
         return self
@@ -179,6 +193,12 @@ class TableSummary(_Out):
     bots: list[str] = []
     #: Play again: the new table, once a seated player asked for it (None until then).
     again: AgainOut | None = None
+    #: ``machiavelox`` or a classic preset (``classic``, ``classic_italian``,
+    #: ``classic_dutch``); ``size`` the number of seats; ``rules`` a classic table's C1
+    #: options by name plus ``preset`` (``{}`` for Machiavelox).
+    variant: str = "machiavelox"
+    size: int = 3
+    rules: dict[str, Any] = {}
 
 
 class WelcomeOut(_Out):
@@ -298,7 +318,9 @@ FIELD_HELP = {
     "do": "a command name, like draw, stage, add, move or end",
     "card": 'one card, written like "10H" or "QS"',
     "cards": 'a list of at most 40 cards, like ["7C", "8C", "9C"]',
-    "meld": "a meld id, a whole number",
+    "meld": 'a meld id, a whole number (or "loose" for a loose joker, classic tables)',
+    "as": 'a face for a joker, like "7H"',
+    "from": "a meld id, a whole number",
     "to": 'a meld id (a whole number) or "new"',
     "last_version": "a whole number from 0 to 2**53",
 }

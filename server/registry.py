@@ -216,7 +216,8 @@ class TableRegistry:
             if owner is not None or code in self.tables:
                 continue
             record = await self.store.table_load(code)
-            if record is None or not record.meta.get("bots") or len(record.meta["seats"]) < 3:
+            size = int((record.meta.get("options") or {}).get("size", 3)) if record else 3
+            if record is None or not record.meta.get("bots") or len(record.meta["seats"]) < size:
                 continue
             table = await self.open_orphan(code)
             if table is not None and table.phase == "over":

@@ -42,7 +42,7 @@ from engine.view import shared_hand_view
 
 from .durable import entry_from, entry_json, options_from, rules_dict, table_meta
 from .inbox import TableError
-from .journal import SEATS, JournalEntry, replay
+from .journal import SEATS, JournalEntry, is_classic, replay
 from .store import Store
 
 #: Replays kept built, by ``(log id, hand)`` (a finished hand never changes).
@@ -58,6 +58,15 @@ class HandNotOver(TableError):
 
 
 HAND_NOT_OVER = "This hand is still being played: its replay opens once it is over."
+
+
+class NoClassicReplay(TableError):
+    """Replays are built for Machiavelox hands only (issue 16: classic tables have none)."""
+
+    status = 409
+
+
+NO_CLASSIC_REPLAY = "Replays are for Machiavelox hands: a classic table has no replay."
 
 
 @dataclass(frozen=True)
@@ -86,7 +95,10 @@ def table_source(table: Any) -> Source:
 
 
 def check_hand(code: str, source: Source, hand_no: int) -> None:
-    """Refuse at once what :func:`build_replay` would refuse, when ``source.current`` tells."""
+    """Refuse at once what :func:`build_replay` would refuse, when ``source.current`` tells
+    (and a classic table's, :class:`NoClassicReplay`, from its meta)."""
+    if is_classic(str((source.meta.get("options") or {}).get("variant", "machiavelox"))):
+        raise NoClassicReplay("no_classic_replay", NO_CLASSIC_REPLAY)
     if source.current is None:
         return
     number, over = source.current
@@ -141,6 +153,8 @@ def build_replay(code: str, source: Source, hand_no: int) -> dict[str, Any]:
     """The replay of hand ``hand_no`` (see the module docstring). Raises :class:`NoSuchHand`
     (no such hand, or the seats never filled) and :class:`HandNotOver`."""
     meta = source.meta
+    if is_classic(str((meta.get("options") or {}).get("variant", "machiavelox"))):
+        raise NoClassicReplay("no_classic_replay", NO_CLASSIC_REPLAY)
     seats = [str(name) for _, name in meta["seats"]]
     missing = NoSuchHand("no_such_hand", f"Table {code} has no hand {hand_no}.")
     if hand_no < 1:

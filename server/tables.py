@@ -61,7 +61,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from engine.errors import Refused
-from engine.game import Game
 from engine.hand import Command
 
 from .connection import Connection
@@ -76,7 +75,7 @@ from .durable import (
     roll_back,
     table_meta,
 )
-from .frames import ViewFeed, replay_text
+from .frames import replay_text
 from .inbox import (
     Attach,
     Call,
@@ -93,11 +92,12 @@ from .inbox import (
     TableMoved,
 )
 from .journal import (
-    SEATS,
+    AnyCommand,
     DealOptions,
     DealSpec,
     EventLog,
     JournalEntry,
+    TableGame,
     hand_result,
     replay,
     stored_event,
@@ -119,6 +119,7 @@ from .replay import keep_record
 from .sessions import Session
 from .settings import Settings
 from .store import Fenced, FinishedGame, HandScore, Store, StoreConflict
+from .variant import command_for, feed_for, rules_summary
 
 #: The server's own refusals, beside the engine's (``engine.errors.MESSAGES``).
 #: Seconds before a failed store append is tried again, doubling while it fails.
@@ -142,6 +143,14 @@ SERVER_REFUSALS = {
     "internal_error": "The server failed on that command; the failure is logged for the developers.",
 }
 
+#: Seat counts in words, for the sentences above at a table of 2–6 seats.
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def seat_sentence(code: str, size: int) -> str:
+    """:data:`SERVER_REFUSALS`'s sentence of ``code`` for a table of ``size`` seats."""
+    return SERVER_REFUSALS[code].replace("three", NUMBERS.get(size, str(size)))
+
 
 # ---------------------------------------------------------------------------- the table
 
@@ -155,7 +164,7 @@ class Table:
     options: DealOptions
     settings: Settings
     seats: list[SeatInfo] = field(default_factory=list)
-    game: Game | None = None
+    game: TableGame | None = None
     spec: DealSpec | None = None
     store: Store | None = None
     metrics: Metrics | None = None
@@ -188,7 +197,7 @@ class Table:
         self.events = EventLog(self.settings.log_size)
         self.journal: list[JournalEntry] = []
         #: The views as last sent (``server.frames``): updates carry changes from them.
-        self.feed = ViewFeed()
+        self.feed = feed_for(self.options)
         self.inbox: asyncio.Queue[InboxItem] = asyncio.Queue(self.settings.inbox_size)
         self.conns: dict[int, Connection] = {}
         self._replies: dict[str, OrderedDict[str, str]] = {}
@@ -217,7 +226,7 @@ class Table:
         self.grace: dict[str, float] = {}
         #: Commands the engine failed on with an exception other than Refused (a bug):
         #: ``(now, command, error)``, for the logs and the engine's owner.
-        self.failures: list[tuple[float, Command, str]] = []
+        self.failures: list[tuple[float, AnyCommand, str]] = []
         self._task: asyncio.Task[None] | None = None
         self.last_activity = asyncio.get_running_loop().time()
 
@@ -229,7 +238,15 @@ class Table:
 
     @property
     def phase(self) -> Literal["waiting", "hand", "pause", "over"]:
-        return "waiting" if self.game is None else self.game.phase
+        if self.game is None:
+            return "waiting"
+        phase: Literal["hand", "pause", "over"] = self.game.phase
+        return phase
+
+    @property
+    def size(self) -> int:
+        """The number of seats (3 at Machiavelox, 2–6 classic)."""
+        return self.options.size
 
     def summary(self) -> TableSummary:
         return TableSummary(code=self.code, mode=self.mode, url=self.url,
@@ -237,7 +254,9 @@ class Table:
                             online=[s.name for s in self.seats if s.live > 0], phase=self.phase,
                             agora=self.agora,
                             bots=[s.name for s in self.seats if s.player_id in self.bot_ids],
-                            again=None if self.again is None else AgainOut(**self.again))
+                            again=None if self.again is None else AgainOut(**self.again),
+                            variant=self.options.variant, size=self.size,
+                            rules=rules_summary(self.options))
 
     def set_again(self, again: dict[str, Any]) -> None:
         """Play again (``server.again``; call inside the task): keep ``again`` (the fields of
@@ -439,7 +458,8 @@ class Table:
             elif self.game.seats[name].connected:
                 self._connection_command(name, "disconnect", now)
 
-    def _flush(self, now: float, command: Command | None, *, journal: bool = True) -> int | None:
+    def _flush(self, now: float, command: AnyCommand | None, *, journal: bool = True
+               ) -> int | None:
         """Log, journal and fan out the events of the last engine call; their version.
         (The deal's own events are not journalled: the deal spec makes them again.)"""
         assert self.game is not None
@@ -658,8 +678,9 @@ class Table:
         if mine is not None:
             fut.set_result(mine)
             return
-        if len(self.seats) >= SEATS:
-            fut.set_exception(TableFull("table_full", "The three seats of this table are taken."))
+        if len(self.seats) >= self.size:
+            fut.set_exception(TableFull("table_full", f"The {NUMBERS.get(self.size, self.size)}"
+                                        " seats of this table are taken."))
             return
         if self.time.stopped:
             fut.set_exception(StoreDown("store_unavailable", STORE_DOWN))
@@ -677,7 +698,7 @@ class Table:
             self.meta_dirty = True
         else:
             fut.set_result(name)
-        if len(self.seats) == SEATS:
+        if len(self.seats) == self.size:
             self._deal()
         else:
             self._broadcast_table()
@@ -694,7 +715,7 @@ class Table:
         grace = self.settings.agora_no_show if self.agora else CONNECT_GRACE
         self.grace = {s.name: grace for s in self.seats if s.live == 0}
 
-    def _engine_failed(self, now: float, cmd: Command | None, error: Exception) -> None:
+    def _engine_failed(self, now: float, cmd: AnyCommand | None, error: Exception) -> None:
         """The engine raised (not ``Refused``) in ``apply(cmd)`` or, ``cmd`` None, in
         ``tick``: log it, keep it in :attr:`failures`, and undo whatever it did."""
         self.tlog.exception("engine failed", cmd.player if cmd else None,
@@ -708,7 +729,7 @@ class Table:
         failed (it was not journalled): what it changed, and the events it queued, are gone.
         The clocks are those of the last journalled call; the next tick brings them to now."""
         assert self.spec is not None
-        game: Game | None = None
+        game: TableGame | None = None
         for _, rebuilt, _ in replay(self.spec, self.journal):
             game = rebuilt
         assert game is not None
@@ -791,7 +812,7 @@ class Table:
         seat = conn.seat
         if seat is None:
             self._reply(conn, dump(RefusedOut(id=msg.id, code="not_seated",
-                                              message=SERVER_REFUSALS["not_seated"])))
+                                              message=seat_sentence("not_seated", self.size))))
             return
         key = f"{type(msg.id).__name__}:{msg.id}"
         replies = self._replies.setdefault(seat, OrderedDict())
@@ -802,20 +823,19 @@ class Table:
             return
         if self.game is None:
             self._reply(conn, dump(RefusedOut(id=msg.id, code="not_started",
-                                              message=SERVER_REFUSALS["not_started"])))
+                                              message=seat_sentence("not_started", self.size))))
             return
         if self.time.stopped:  # the store fails: nothing may change (server.durable)
             self._reply(conn, dump(RefusedOut(id=msg.id, code="store_unavailable",
                                               message=STORE_DOWN)))
             return
-        cmd = Command(seat, msg.do, card=msg.card,
-                      cards=tuple(msg.cards) if msg.cards is not None else None,
-                      meld=msg.meld, to=msg.to)
         now = self._now()
         text: str
         failed = False
         made: dict[str, int] = {}
+        cmd: AnyCommand | None = None
         try:
+            cmd = command_for(self.options, seat, msg)  # the variant's commands only
             made = self.game.apply(cmd, now)
         except Refused as e:
             text = dump_reply(RefusedOut(id=msg.id, code=e.code, message=e.message))

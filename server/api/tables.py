@@ -4,21 +4,29 @@ finished hands (``server.api.replays``).
 
 The test-only fields of ``POST /api/tables`` (``seed``, ``position``, ``players``, ``timers``)
 are refused unless the server runs with ``MACHIAVELOX_TEST_DEALS=1``.
+
+Classic tables (issue 16): ``variant`` (a C2 preset), ``players`` (2–6 seats), ``options`` (C1
+names) and ``mode`` (``single``: one hand, the ``match`` option ``single``; ``long``: a match
+to its end by the ``match`` option) make their rules (``engine.rules.table_rules``); an
+impossible table is refused 422 with the engine's code and sentence, and nothing is made.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, StrictInt
 
+from engine.rules import MatchEnd, OptionsRefused, RuleSet, table_rules
+
 from .. import again
 from ..bots import BotSeats, get_bot_seats
 from ..deps import RegistryDep, SessionDep, SettingsDep
 from ..errors import STORE_UNAVAILABLE, ApiError
-from ..journal import DealOptions
+from ..journal import SEATS, DealOptions
 from ..limits import Limits, client_ip
 from ..protocol import TableSummary
 from ..store import Store
@@ -34,7 +42,8 @@ class BotsIn(BaseModel):
     """Bots for the empty seats of a friendly table (``server.bots``)."""
 
     level: Literal["casual", "shark"] = "casual"
-    count: int = Field(1, ge=1, le=2)
+    #: At most the table's seats less one (2 at Machiavelox, 5 at six classic seats).
+    count: int = Field(1, ge=1, le=5)
     #: "human": a person's times by level (the default); "none": ``reaction`` seconds between
     #: commands (the default when a reaction is given). See ``server.bots.seat_reaction``.
     pace: Literal["human", "none"] | None = None
@@ -42,9 +51,21 @@ class BotsIn(BaseModel):
     reaction: float | None = Field(None, ge=0, le=5)
 
 
+Variant = Literal["machiavelox", "classic", "classic_italian", "classic_dutch"]
+
+#: The test-only ``timers`` of a classic table: rule-set fields (seconds).
+CLASSIC_TIMERS = ("clock", "absence", "pause")
+
+
 class CreateTableIn(BaseModel):
     mode: Literal["single", "long"] = "single"
     bots: BotsIn | None = None
+    #: ``machiavelox`` (3 seats) or a classic preset (C2).
+    variant: Variant = "machiavelox"
+    #: Seats of a classic table, 2–6 (default 4; Machiavelox has 3).
+    players: StrictInt | None = None
+    #: A classic table's C1 options by name (``engine.rules.OPTION_FIELDS``).
+    options: dict[str, Any] | None = None
     # Test only (MACHIAVELOX_TEST_DEALS=1):
     seed: StrictInt | None = Field(None, ge=0, le=2**62)
     position: dict[str, Any] | None = None
@@ -79,19 +100,34 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
     if test_only and not settings.test_deals:
         raise ApiError(403, "test_deals_off",
                        f"{', '.join(test_only)}: only on a server started with MACHIAVELOX_TEST_DEALS=1.")
-    rules = settings.rules()
+    classic = body.variant != "machiavelox"
+    size = SEATS
     try:
-        if body.timers:
-            rules = rules.with_timers(**body.timers)
+        if classic:
+            size = 4 if body.players is None else body.players
+            rules = classic_rules(body.variant, size, body.mode, body.options, body.timers)
+        else:
+            if body.players not in (None, SEATS) or body.options:
+                raise ApiError(422, "bad_field", "players and options are for classic tables: "
+                               "Machiavelox is played by three, with its own rules.")
+            rules = settings.rules()
+            if body.timers:
+                rules = rules.with_timers(**body.timers)
         options = DealOptions(seed=secrets.randbits(62) if body.seed is None else body.seed,
-                              rules=rules, long=body.mode == "long", position=body.position)
+                              rules=rules, long=body.mode == "long", position=body.position,
+                              variant=body.variant, size=size)
         options.check()
+    except OptionsRefused as e:
+        raise ApiError(422, e.code, e.message) from None
     except (ValueError, TypeError, KeyError, AttributeError) as e:
         raise ApiError(422, "bad_field", f"{e}") from None
     limits: Limits = request.app.state.limits
     ip = client_ip(request.scope)
     limits.check_tables(registry, session.player_id, ip)
     if body.bots is not None:
+        if body.bots.count > size - 1:
+            raise ApiError(422, "bad_field", f"bots.count: at most {size - 1} at a table of "
+                           f"{size} seats (one is yours).")
         bots.check(body.bots.count, body.bots.pace, body.bots.reaction)
     store: Store = request.app.state.store
     if store.kind == "redis" and not await store.ping():
@@ -103,6 +139,31 @@ async def create_table(body: CreateTableIn, session: SessionDep, registry: Regis
     names = await bots.add(table, body.bots.level, body.bots.count, body.bots.reaction,
                            body.bots.pace)
     return CreatedOut(code=table.code, url=table.url, seat=seat, bots=names)
+
+
+def classic_rules(preset: str, players: int, mode: str, options: dict[str, Any] | None,
+                  timers: dict[str, float] | None) -> RuleSet:
+    """A classic table's rules (C1, C2): ``engine.rules.table_rules``; ``mode`` ``single``
+    makes the ``match`` option ``single`` (one hand), ``long`` refuses it; test ``timers``
+    (``clock``, ``absence``, ``pause``: seconds above 0) replace those durations. Raises
+    :class:`OptionsRefused` (``bad_option``…) or ``ValueError``."""
+    chosen = dict(options or {})
+    if mode == "single":
+        chosen["match"] = MatchEnd.SINGLE.value
+    elif chosen.get("match") == MatchEnd.SINGLE.value:
+        raise OptionsRefused("bad_option", "A long game is a match of several hands: its "
+                             "match option is target, deals or threshold, not single.")
+    rules = table_rules(preset, players, chosen)
+    if timers:
+        for key, value in timers.items():
+            if key not in CLASSIC_TIMERS:
+                raise ValueError(f"unknown timer '{key}' for a classic table: one of "
+                                 f"{', '.join(CLASSIC_TIMERS)}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ValueError(f"timer '{key}' must be a positive number of seconds")
+        seconds: dict[str, Any] = {k: float(v) for k, v in timers.items()}
+        rules = dataclasses.replace(rules, **seconds)
+    return rules
 
 
 @router.post("/{code}/join")
