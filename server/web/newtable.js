@@ -63,7 +63,11 @@ function classicOptions(d, rerender) {
     } else {
       control = h("input", { id: `opt-${opt.name}`, class: "input opt-number", "data-key": `opt-${opt.name}`, type: "text", inputmode: "numeric",
         value: value === null ? "" : String(value), placeholder: opt.none ? t("opt.none") : null,
-        onchange: (ev) => { d.values[opt.name] = parseOption(opt, ev.target.value); rerender(); } });
+        // Kept as typed, without a redraw (which would rebuild the field being typed in).
+        oninput: (ev) => {
+          d.values[opt.name] = parseOption(opt, ev.target.value);
+          ev.target.closest(".opt-field").classList.toggle("changed", d.values[opt.name] !== PRESETS[d.preset][opt.name]);
+        } });
     }
     const el = field(opt.name, t("opt." + opt.name), control, opt.none ? t("opt.none_note") : null);
     if (changed) el.classList.add("changed");
