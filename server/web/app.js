@@ -21,6 +21,9 @@ import { ensureSession, errorText } from "./session.js";
 import { Actions } from "./actions.js";
 import { Home } from "./join.js";
 import { installKeys } from "./keys.js";
+import { renderClassic } from "./classic.js";
+import { ClassicActions, installClassicKeys } from "./classicactions.js";
+import { isClassic } from "./classicview.js";
 
 // The agora queue, the ranking and players' histories: their own modules, fed from here.
 const Agora = createAgora({
@@ -33,7 +36,12 @@ pages.agora = Agora;
 pages.ranks = Ranks;
 S.actions = Actions;
 
-setPage(() => (S.route === "table" && !S.needName ? renderTable(S, Actions)
+// A classic table (its summary's variant, or its view's shape) has its own page and actions.
+const classicPage = () => S.route === "table" && isClassic(S.table, S.game);
+const act = () => (classicPage() ? ClassicActions : Actions);
+const actions = new Proxy({}, { get: (_, k) => act()[k] || (() => {}) });
+
+setPage(() => (S.route === "table" && !S.needName ? (classicPage() && !S.fatal && !S.replaced ? renderClassic(S, ClassicActions) : renderTable(S, Actions))
   : S.route === "agora" ? renderAgora(S, Agora, go)
     : S.route === "ranking" ? renderRanking(S, Ranks, Agora, go)
       : S.route === "player" ? renderHistory(S, Ranks, go)
@@ -49,8 +57,9 @@ function boot() {
     navigate("/");
   });
   window.addEventListener("popstate", () => route());
-  installDnd({ payloadFor: Actions.payloadFor, onDrop: Actions.onDrop });
-  installKeys(Actions);
+  installDnd({ payloadFor: (el) => act().payloadFor(el), onDrop: (...a) => act().onDrop(...a) });
+  installKeys(actions);
+  installClassicKeys(classicPage);
   setInterval(tickClocks, 250);
   route();
 }

@@ -11,7 +11,6 @@ import { marks, seatIndex, colourVar } from "./tablebits.js";
 import { clockChips, playerPanel } from "./players.js";
 import { board } from "./board.js";
 import { myArea } from "./dock.js";
-import { invitationRules } from "./newtable.js";
 
 export function renderTable(S, A) {
   if (S.fatal) {
@@ -38,7 +37,6 @@ function waitingRoom(S, A) {
   const tb = S.table;
   const link = `${location.origin}/t/${S.code}`;
   const seats = tb ? tb.seats : [];
-  const size = tb && typeof tb.size === "number" ? tb.size : 3; // classic: 2–6 seats
   const copy = async () => {
     try { await navigator.clipboard.writeText(link); document.getElementById("copy-state").textContent = t("wait.copied"); }
     catch (e) { document.getElementById("copy-state").textContent = t("wait.copy_failed"); }
@@ -52,24 +50,23 @@ function waitingRoom(S, A) {
       h("input", { class: "input", readonly: true, value: link, "aria-label": t("wait.link"), id: "share-link" }),
       h("button", { class: "btn", type: "button", onclick: copy }, t("wait.copy")),
       h("span", { id: "copy-state", class: "muted", "aria-live": "polite" })),
-    size === 3 ? null : invitationRules(tb),
-    h("h3", {}, size === 3 ? t("wait.seats", { n: seats.length }) : t("wait.seats_of", { n: seats.length, size })),
+    h("h3", {}, t("wait.seats", { n: seats.length })),
     h("ol", { class: "seat-list", id: "seat-list" },
-      Array.from({ length: size }, (_, i) => i).map((i) => {
+      [0, 1, 2].map((i) => {
         const bot = !!seats[i] && A.isBot(seats[i]);
         return h("li", { class: `seat seat-c${i}` + (seats[i] ? "" : " empty") + (bot ? " bot" : ""), dataset: bot ? { bot: "1" } : {} },
           seats[i] ? [seats[i], seats[i] === S.seat || (S.session && seats[i] === S.session.name) ? ` (${t("word.you")})` : "",
             bot ? [" ", h("span", { class: "badge bot-badge" }, t("bots.badge"))] : null] : t("wait.empty_seat"));
       })),
-    h("p", { class: "muted" }, S.connState !== "open" ? t("conn." + S.connState) : size === 3 ? t("wait.starts") : t("wait.starts_all")),
-    botControl(S, A, tb, seats, size),
+    h("p", { class: "muted" }, t(S.connState === "open" ? "wait.starts" : "conn." + S.connState)),
+    botControl(S, A, tb, seats),
     S.spectator ? h("p", { class: "note" }, t("table.spectating")) : null);
 }
 
 /** "Add a bot" for a player seated at a friendly table: one bot of the chosen level per click. */
-function botControl(S, A, tb, seats, size) {
+function botControl(S, A, tb, seats) {
   if (!tb || tb.agora || S.spectator || !S.seat || !seats.includes(S.seat)) return null;
-  const open = tb.phase === "waiting" && seats.length < size && !S.game;
+  const open = tb.phase === "waiting" && seats.length < 3 && !S.game;
   const level = S.botLevel === "shark" ? "shark" : "casual";
   const radio = (value) => h("label", { class: "bot-level" },
     h("input", { type: "radio", name: "bot-level", value, id: `bot-level-${value}`, checked: level === value ? true : null,

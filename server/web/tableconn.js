@@ -14,7 +14,9 @@ import { ensureSession, apiErrorText } from "./session.js";
 import { pruneSelection } from "./selection.js";
 import { render, announce } from "./render.js";
 import { revokedSession } from "./account.js";
-import { isClassic } from "./tablerules.js";
+import { isClassic } from "./classicview.js";
+import { applyClassicGame, addClassicEvents } from "./classicstate.js";
+import { isClassic as isClassicVariant } from "./tablerules.js";
 
 /** Close the table's socket and forget the table (another page, or another table, opens). */
 export function leaveTableView() {
@@ -46,7 +48,8 @@ export async function openTable(code, opts = {}) {
     if (e instanceof ApiError && e.status === 404) { S.fatal = t("err.no_table", { code }); render(); return; }
   }
   if (S.code !== code) return;
-  const full = !!summary && summary.seats.length >= (summary.size || 3);
+  const seatsOf = (sm) => (sm && typeof sm.size === "number" ? sm.size : 3); // classic: 2–6
+  const full = !!summary && summary.seats.length >= seatsOf(summary);
   if (summary) S.table = summary; // the invitation shows its rules
   if (!S.session) {
     if (full) { S.spectator = true; connect(); return; } // just watch
@@ -86,7 +89,7 @@ export async function openTable(code, opts = {}) {
 
 /** A classic table waiting for players, that this browser has not sat at: its invitation first. */
 function invitationFirst(summary, code) {
-  return !!summary && isClassic(summary.variant) && summary.phase === "waiting" && load(LS.table) !== code;
+  return !!summary && isClassicVariant(summary.variant) && summary.phase === "waiting" && load(LS.table) !== code;
 }
 
 /** Open the table's socket (resuming from this tab's memory of it, if any). */
@@ -214,6 +217,7 @@ function loadTableMemory(code) {
 }
 
 function addEvents(events) {
+  if (isClassic(S.table, S.game)) { addClassicEvents(S, events); return; }
   for (const ev of events) {
     const key = `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`;
     if (S.seenEvents.has(key)) continue;
@@ -229,6 +233,7 @@ function addEvents(events) {
 }
 
 function applyGame(game) {
+  if (isClassic(S.table, game)) { applyClassicGame(S, game); return; }
   S.game = game || null;
   const hv = game && game.hand;
   setClockBase(hv ? hv.t : null, game ? game.game_t : null);

@@ -1,0 +1,28 @@
+// Classic card faces on the page: cards.js/ui.js's card element, and a joker that stands for a
+// card (the view's "JK=7H") drawn as a joker showing that card (7♥ in its corner).
+import { t } from "./i18n.js";
+import { cardEl, cardLabel, h } from "./ui.js";
+import { parseFace } from "./cards.js";
+import { jokerFace } from "./classicview.js";
+
+/** A card element for a classic face ("7H", "JK", "JK=7H"); `opts` as ui.js cardEl takes. */
+export function classicCard(face, opts = {}) {
+  const j = jokerFace(face);
+  if (!j.joker || !j.as) return cardEl(j.base, opts);
+  const label = opts.label || t("ct.joker_as", { card: cardLabel(j.as) });
+  const el = cardEl("JK", { ...opts, label, classes: [...(opts.classes || []), "joker-as", parseFace(j.as).red ? "as-red" : "as-black"] });
+  el.dataset.face = face;
+  const p = parseFace(j.as);
+  el.appendChild(h("span", { class: "as-face", "aria-hidden": "true" }, p.rank + p.symbol));
+  return el;
+}
+
+/** "7♥" (a joker standing for one: "★7♥"; a plain joker "★") for sentences. */
+export function shortFace(face) {
+  const j = jokerFace(face);
+  if (j.joker) { if (!j.as) return "\u2605"; const p = parseFace(j.as); return "\u2605" + p.rank + p.symbol; }
+  const p = parseFace(face);
+  return p.rank + p.symbol;
+}
+
+export function shortFaces(list) { return (list || []).map(shortFace).join(" "); }
