@@ -119,13 +119,13 @@ function boardEl(S, A, v) {
 
 function looseTray(S, A, v, myTurn) {
   const selected = A.isSelected("loose", "JK", 0);
-  return h("div", { class: "c-loose", id: "loose-joker", role: "alert" },
-    classicCard("JK", {
+  const card = classicCard("JK", {
       role: myTurn ? "button" : "img", focusable: myTurn, pressed: myTurn ? selected : undefined,
       classes: selected ? ["selected"] : [], label: t("ct.loose_label"),
       data: myTurn ? { zone: "loose", occ: "0", drag: "1", key: "loose:JK:0" } : {},
-      onclick: undefined,
-    }),
+    });
+  if (myTurn) card.addEventListener("click", (ev) => { ev.stopPropagation(); A.activateCard("loose", "JK", 0); });
+  return h("div", { class: "c-loose", id: "loose-joker", role: "alert" }, card,
     h("p", {}, h("strong", {}, t(v.loose > 1 ? "ct.loose_many" : "ct.loose_one", { n: v.loose })), " ",
       myTurn ? t("ct.loose_do") : t("ct.loose_wait", { name: v.turn ? v.turn.player : "" })));
 }
@@ -137,7 +137,7 @@ function meldBox(S, A, v, m, myTurn, otherChanged) {
     const j = jokerFace(f);
     const selected = A.isSelected("table", f, occ[i], m.id);
     const key = `table:${m.id}:${f}:${occ[i]}`;
-    return classicCard(f, {
+    const el = classicCard(f, {
       role: myTurn ? "button" : "img", focusable: myTurn, pressed: myTurn ? selected : undefined,
       classes: selected ? ["selected"] : [],
       data: {
@@ -146,6 +146,8 @@ function meldBox(S, A, v, m, myTurn, otherChanged) {
         ...(myTurn && j.joker ? { drop: "joker" } : {}),
       },
     });
+    if (myTurn) el.addEventListener("click", (ev) => { ev.stopPropagation(); A.activateCard("table", f, occ[i], m.id); });
+    return el;
   });
   const cls = ["meld", "c-meld", m.valid ? "" : "invalid", m.changed ? "changed-now" : "", otherChanged ? "changed-since" : ""].filter(Boolean).join(" ");
   const choices = pair ? jokerChoices(m.cards, m.cards.indexOf(pair.face), v.options.ace) : [];
@@ -154,7 +156,6 @@ function meldBox(S, A, v, m, myTurn, otherChanged) {
     "aria-label": t("ct.meld_label", { id: m.id, cards: shortFaces(m.cards) }) + (m.valid ? "" : " " + t("ct.meld_invalid")),
     dataset: { ...(myTurn ? { drop: "meld" } : {}), meld: String(m.id), key: `meld:${m.id}` },
     onclick: (ev) => { if (!ev.target.closest(".card") && !ev.target.closest("button")) A.activateZone("meld", m.id); },
-    onkeydown: undefined,
   },
   h("div", { class: "meld-head" },
     h("span", { class: "meld-id" }, t("meld.badge", { n: m.id }, `meld ${m.id}`)),
@@ -191,7 +192,9 @@ function didText(d) {
   switch (d.kind) {
     case "laid": return t("ct.did.laid", { cards });
     case "added": return t("ct.did.added", { cards, meld: d.meld });
-    case "moved": return t(d.from === null ? "ct.did.moved_loose" : "ct.did.moved", { cards, meld: d.meld, from: d.from });
+    case "moved":
+      if (d.from === d.meld && d.as) return t("ct.did.joker_as", { meld: d.meld, card: shortFace(d.as) });
+      return t(d.from === null ? "ct.did.moved_loose" : "ct.did.moved", { cards, meld: d.meld, from: d.from });
     case "freed": return t("ct.did.freed", { cards, meld: d.meld });
     case "swapped": return t("ct.did.swapped", { cards, meld: d.meld });
     default: return d.kind;

@@ -25,6 +25,9 @@ async function send(cmds) {
   for (const [what, fields] of cmds) {
     const res = await S.conn.command(what, fields);
     if (!res.ok) {
+      // The sentence stays by the buttons (classicdock.js), not in the passing message box.
+      const box = document.getElementById("toast");
+      if (box && res.code) box.hidden = true;
       CS.refusal = { code: res.code, message: res.message || "", what };
       CS.refusalVersion = S.game ? S.game.version : null;
       render();

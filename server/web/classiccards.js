@@ -9,11 +9,11 @@ import { jokerFace } from "./classicview.js";
 export function classicCard(face, opts = {}) {
   const j = jokerFace(face);
   if (!j.joker || !j.as) return cardEl(j.base, opts);
+  // A joker standing for a card shows that card, marked as a joker (a star badge, a tint).
   const label = opts.label || t("ct.joker_as", { card: cardLabel(j.as) });
-  const el = cardEl("JK", { ...opts, label, classes: [...(opts.classes || []), "joker-as", parseFace(j.as).red ? "as-red" : "as-black"] });
+  const el = cardEl(j.as, { ...opts, label, classes: [...(opts.classes || []), "joker-as"] });
   el.dataset.face = face;
-  const p = parseFace(j.as);
-  el.appendChild(h("span", { class: "as-face", "aria-hidden": "true" }, p.rank + p.symbol));
+  el.appendChild(h("span", { class: "joker-badge", "aria-hidden": "true" }, "\u2605"));
   return el;
 }
 

@@ -81,11 +81,13 @@ function handRow(S, A, v, L) {
     const fresh = (drawn.get(f) || 0) > 0;
     if (fresh) drawn.set(f, drawn.get(f) - 1);
     const classes = [selected ? "selected" : "", fresh ? "drawn" : ""].filter(Boolean);
-    return classicCard(f, {
+    const el = classicCard(f, {
       role: "button", focusable: true, pressed: selected, classes,
       title: fresh ? t("ct.drawn") : null,
       data: { zone: "hand", occ: String(occ[i]), key: `hand:${f}:${occ[i]}`, drag: "1" },
     });
+    el.addEventListener("click", (ev) => { ev.stopPropagation(); A.activateCard("hand", f, occ[i]); });
+    return el;
   });
   return h("div", { class: "c-hand-wrap" },
     h("div", { class: "c-hand-head" },

@@ -168,6 +168,9 @@ export function sinceMyTurn(events, you) {
   const ENDS = { ended: "ended", drew: "drew", passed: "passed", penalty_card: "penalty", left_hand: "left" };
   for (const ev of events) {
     if ((ev.hand !== undefined && ev.hand !== hand) || ev.kind === "hand_started") { hand = ev.hand; turns = []; cur = null; }
+    // A turn whose start came before this page was open (its events since are here).
+    if (ev.kind !== "turn_started" && ev.player && ev.player !== you && (TABLE_KINDS.has(ev.kind) || ev.kind === "reset" || ev.kind in ENDS)
+        && (!cur || cur.player !== ev.player)) cur = { player: ev.player, did: [], end: null };
     const theirs = cur && ev.player === cur.player;
     if (ev.kind === "turn_started") {
       cur = ev.player === you ? null : { player: ev.player, did: [], end: null };

@@ -509,6 +509,7 @@ const en = {
   "ct.did.added": "added {cards} to meld {meld}",
   "ct.did.moved": "moved {cards} from meld {from} to meld {meld}",
   "ct.did.moved_loose": "put the freed {cards} on meld {meld}",
+  "ct.did.joker_as": "made the joker of meld {meld} stand for {card}",
   "ct.did.freed": "freed a joker from meld {meld} with {cards}",
   "ct.did.swapped": "took a joker from meld {meld} for {cards}",
   "ct.did.drew": "drew",

@@ -510,6 +510,7 @@ const it = {
   "ct.did.added": "ha aggiunto {cards} alla comb. {meld}",
   "ct.did.moved": "ha spostato {cards} dalla comb. {from} alla comb. {meld}",
   "ct.did.moved_loose": "ha rimesso il {cards} liberato nella comb. {meld}",
+  "ct.did.joker_as": "ha fatto valere il jolly della comb. {meld} come {card}",
   "ct.did.freed": "ha liberato un jolly dalla comb. {meld} con {cards}",
   "ct.did.swapped": "ha preso un jolly dalla comb. {meld} lasciando {cards}",
   "ct.did.drew": "ha pescato",

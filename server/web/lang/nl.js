@@ -510,6 +510,7 @@ const nl = {
   "ct.did.added": "legde {cards} aan bij comb. {meld}",
   "ct.did.moved": "verplaatste {cards} van comb. {from} naar comb. {meld}",
   "ct.did.moved_loose": "legde de vrijgekomen {cards} in comb. {meld}",
+  "ct.did.joker_as": "liet de joker van comb. {meld} voor {card} staan",
   "ct.did.freed": "haalde een joker uit comb. {meld} met {cards}",
   "ct.did.swapped": "ruilde een joker uit comb. {meld} voor {cards}",
   "ct.did.drew": "pakte een kaart",
