@@ -87,9 +87,11 @@ export async function openTable(code, opts = {}) {
   connect();
 }
 
-/** A classic table waiting for players, that this browser has not sat at: its invitation first. */
+/** A classic table waiting for players, that this browser has not sat at (nor a seat of this
+ * session's name: the creator through the API, another window): its invitation first. */
 function invitationFirst(summary, code) {
-  return !!summary && isClassicVariant(summary.variant) && summary.phase === "waiting" && load(LS.table) !== code;
+  return !!summary && isClassicVariant(summary.variant) && summary.phase === "waiting" && load(LS.table) !== code
+    && !(S.session && summary.seats.includes(S.session.name));
 }
 
 /** Open the table's socket (resuming from this tab's memory of it, if any). */
