@@ -37,6 +37,7 @@ from typing import Any, Protocol
 from server.changes import apply_frame
 
 from .brain import Brain
+from .classic_brain import ClassicBrain
 from .http import HttpError, create_table, http_json, join_table, new_session
 from .pace import Pace
 
@@ -139,6 +140,16 @@ def websocket_connector(base_url: str, code: str, token: str) -> Connector:
 # ---------------------------------------------------------------------------- the bot
 
 
+def hand_number(game: dict[str, Any] | None) -> Any:
+    """The hand a view is of: a Machiavelox view's ``hand_no``, a classic view's
+    ``match.hand`` (``engine.classic.view``)."""
+    if not game:
+        return None
+    if "hand_no" in game:
+        return game["hand_no"]
+    return (game.get("match") or {}).get("hand")
+
+
 @dataclass
 class BotReport:
     """What a bot did: its seat, commands sent and refused, reconnections, the last view."""
@@ -158,7 +169,9 @@ class BotReport:
 
 
 class BotPlayer:
-    """One seat played by a :class:`Brain` over a link.
+    """One seat played by a :class:`Brain` (Machiavelox) or a
+    :class:`~bots.classic_brain.ClassicBrain` (a classic table) over a link: both decide from
+    the view their seat is sent and have the same interface.
 
     ``reaction``: seconds between two commands at pace none; ``pace``: the bot's pace
     (default ``Pace("none", reaction=reaction, seed=seed)``). ``max_seconds``: the bot leaves
@@ -170,7 +183,7 @@ class BotPlayer:
 
     _ids = itertools.count(1)
 
-    def __init__(self, brain: Brain, *, reaction: float = 0.8, name: str = "bot",
+    def __init__(self, brain: Brain | ClassicBrain, *, reaction: float = 0.8, name: str = "bot",
                  executor: Executor | None = None, max_seconds: float = 6 * 3600,
                  max_wait: float = 3600.0, idle_poll: float = 1.0, seed: int | None = None,
                  pace: Pace | None = None,
@@ -312,8 +325,8 @@ class BotPlayer:
                             await link.send(json.dumps({"type": "resume",
                                                         "last_version": self.game_version}))
                     elif not msg.get("replay"):
-                        hand_no = (game or {}).get("hand_no")
-                        if self.game is None or hand_no != self.game.get("hand_no"):
+                        hand_no = hand_number(game)
+                        if self.game is None or hand_no != hand_number(self.game):
                             self._woke = loop.time()  # a new hand: a person looks first
                         self.game, self.game_version = game, v if isinstance(v, int) else None
                         self._received = loop.time()
@@ -330,7 +343,10 @@ class BotPlayer:
             self._changed.set()
 
     def _over(self) -> bool:
-        return self.game is not None and self.game.get("phase") == "over"
+        """The game is over: a Machiavelox view's ``phase``, a classic view's ``match.over``."""
+        game = self.game
+        return game is not None and (game.get("phase") == "over"
+                                     or bool((game.get("match") or {}).get("over")))
 
     async def _act(self, link: Link, deadline: float, reader: asyncio.Task[None]) -> None:
         loop = asyncio.get_running_loop()
@@ -460,11 +476,14 @@ class BotPlayer:
 async def play_seat(base_url: str, code: str, token: str, level: str, *, reaction: float = 0.8,
                     budget: float = 0.1, name: str = "bot", executor: Executor | None = None,
                     max_seconds: float = 6 * 3600, seed: int | None = None,
-                    pace: str = "none") -> BotReport:
+                    pace: str = "none", classic: bool = False) -> BotReport:
     """Play the seat ``token`` holds at table ``code`` of the server at ``base_url``, at
-    ``pace`` (``"none"``: ``reaction`` seconds between commands; ``"human"``: bots.pace)."""
+    ``pace`` (``"none"``: ``reaction`` seconds between commands; ``"human"``: bots.pace);
+    ``classic``: the table plays classic (a :class:`ClassicBrain`)."""
     tempo = Pace(pace, level, reaction=reaction, seed=seed)
-    brain = Brain(level, budget=budget, step_time=tempo.step_time())
+    brain: Brain | ClassicBrain = (
+        ClassicBrain(level, budget=budget, step_time=tempo.step_time(), seed=seed) if classic
+        else Brain(level, budget=budget, step_time=tempo.step_time()))
     bot = BotPlayer(brain, reaction=reaction, name=name, executor=executor,
                     max_seconds=max_seconds, seed=seed, pace=tempo)
     return await bot.run(websocket_connector(base_url, code, token))

@@ -43,14 +43,18 @@ from typing import Any, Literal, cast
 from fastapi import Request
 
 from bots.brain import LEVELS, Brain, suggest
+from bots.classic_brain import ClassicBrain
+from bots.classic_plans import suggest as classic_suggest
 from bots.client import BotPlayer, Closed, Gone
 from bots.pace import PACES, Pace
+from engine.classic.game import ClassicGame
+from engine.classic.view import classic_view
 from engine.view import hand_view
 
 from .connection import Connection
 from .errors import ApiError
 from .inbox import Attach, Detach, TableFull
-from .journal import DealOptions
+from .journal import DealOptions, is_classic
 from .limits import SENTENCES
 from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_client
 from .registry import TableRegistry
@@ -68,11 +72,16 @@ DEFAULT_REACTION = 0.8
 START_GRACE = 10.0
 #: Seconds the solver may think for one hint.
 HINT_BUDGET = 0.1
+#: ... at a classic table: a whole turn, with jokers; the solver stops as soon as its answer is
+#: proved best (usually well within this), and a person waits a turn's thought for a hint.
+CLASSIC_HINT_BUDGET = 0.5
 
 #: Refusals of a ``hint`` message beside ``not_seated`` and ``not_started``.
 HINT_REFUSALS = {
     "no_hints": "Hints are for friendly games only.",
     "hint_busy": "A hint is on its way: wait for it before asking again.",
+    # A classic table (C13): the hint is a plan for one's own turn.
+    "hint_not_your_turn": "Hints come on your turn: it is not your turn now.",
 }
 
 log = logging.getLogger("machiavelox.bots")
@@ -207,7 +216,10 @@ class BotSeats:
         seed = secrets.randbits(32)
         pace = (Pace("human", level, seed=seed) if reaction is None
                 else Pace("none", reaction=reaction, seed=seed))
-        brain = Brain(level, step_time=pace.step_time(), start_grace=START_GRACE)
+        brain: Brain | ClassicBrain = (
+            ClassicBrain(level, step_time=pace.step_time(), start_grace=START_GRACE, seed=seed)
+            if is_classic(table.options.variant)
+            else Brain(level, step_time=pace.step_time(), start_grace=START_GRACE))
         bot = BotPlayer(brain, reaction=reaction or 0.0, name=seat, executor=THINKER,
                         max_wait=self.settings.table_idle_ttl, seed=seed, pace=pace)
 
@@ -343,10 +355,14 @@ async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
         return
     _hinting.add(conn.id)
     try:
+        classic = is_classic(table.options.variant)
+
         def look() -> tuple[int, dict[str, Any], bool] | None:
             game = table.game
             if game is None or game.hand is None:
                 return None
+            if isinstance(game, ClassicGame):
+                return (table.events.head, classic_view(game.match, seat), False)
             return (table.events.head, cast(dict[str, Any], hand_view(game.hand, seat)),
                     lay_pending(game.hand, seat))
 
@@ -356,8 +372,20 @@ async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
             return
         version, hv, pending = got
         loop = asyncio.get_running_loop()
-        found = await loop.run_in_executor(THINKER, functools.partial(
-            suggest, hv, HINT_BUDGET, lay_pending=pending))
+        if classic:
+            turn = hv.get("turn") or {}
+            if turn.get("player") != seat:
+                refuse("hint_not_your_turn")
+                return
+            try:
+                found = await loop.run_in_executor(THINKER, functools.partial(
+                    classic_suggest, hv, CLASSIC_HINT_BUDGET))
+            except ValueError:  # the turn ended meanwhile
+                refuse("hint_not_your_turn")
+                return
+        else:
+            found = await loop.run_in_executor(THINKER, functools.partial(
+                suggest, hv, HINT_BUDGET, lay_pending=pending))
         conn.send(dump_reply(HintOut(id=msg.id, version=version, **found)))
     finally:
         _hinting.discard(conn.id)

@@ -589,6 +589,8 @@ const en = {
   "ref.already_disconnected": "That player is already disconnected.",
   "ref.not_disconnected": "That player is connected.",
   "ref.not_in_game": "That player has left the match.",
+  // -- bots
+  "ref.hint_not_your_turn": "Hints come on your turn: it is not your turn now.",
 };
 
 export default en;

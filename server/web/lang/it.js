@@ -590,6 +590,8 @@ const it = {
   "ref.already_disconnected": "Quella persona è già disconnessa.",
   "ref.not_disconnected": "Quella persona è connessa.",
   "ref.not_in_game": "Quella persona ha lasciato la partita.",
+  // -- bots
+  "ref.hint_not_your_turn": "I suggerimenti arrivano al tuo turno: ora non tocca a te.",
 };
 
 export default it;

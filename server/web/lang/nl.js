@@ -590,6 +590,8 @@ const nl = {
   "ref.already_disconnected": "Die speler is al niet verbonden.",
   "ref.not_disconnected": "Die speler is verbonden.",
   "ref.not_in_game": "Die speler heeft de partij verlaten.",
+  // -- bots
+  "ref.hint_not_your_turn": "Tips komen als je aan de beurt bent: nu ben je niet aan de beurt.",
 };
 
 export default nl;
