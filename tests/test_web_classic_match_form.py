@@ -18,6 +18,11 @@ live_server, chromium_browser, browsers = web.live_server, web.chromium_browser,
 PHONE = {"width": 390, "height": 844}
 
 
+def summary_of(server, code: str) -> dict:
+    out: dict = httpx.get(f"{server.url}/api/tables/{code}", trust_env=False, timeout=10).json()
+    return out
+
+
 def choose_classic(page, name: str, preset: str) -> None:
     page.fill("#name", name)
     page.check("#variant-classic")
@@ -111,8 +116,7 @@ def test_the_invitation_shows_the_tables_rules_before_sitting_down(live_server, 
     expect(bob.locator("#invite-mode")).to_have_text("A match of 2 deals.")
     expect(bob.locator("#invite-changes li")).to_have_text(["Jokers: 2", "Turn clock (seconds): 60 s", "Deals: 2"])
     expect(bob.locator("#name")).to_have_value("Bob")
-    summary = httpx.get(f"{live_server.url}/api/tables/{code}", trust_env=False, timeout=10).json()
-    assert summary["seats"] == ["Ada"], "opening the invitation took no seat"
+    assert summary_of(live_server, code)["seats"] == ["Ada"], "opening the invitation took no seat"
     browsers.shot(bob, "classic-invitation")
     bob.click("#gate-join")
     expect(bob.locator("#seat-list")).to_contain_text("Bob")
@@ -131,6 +135,12 @@ def test_the_invitation_shows_the_tables_rules_before_sitting_down(live_server, 
     cy.fill("#name", "Cy")
     cy.click("#gate-join")
     expect(ada.locator("#seat-list")).to_contain_text("Cy")
+    # A shark takes a fourth seat from the classic waiting room's Add a bot.
+    ada.check("#bot-level-shark")
+    ada.click("#btn-add-bot")
+    expect(cy.locator("#seat-list .bot-badge")).to_have_count(1)
+    expect(ada.locator("#seat-list li").nth(3)).to_contain_text("Shark bot")
+    assert summary_of(live_server, code)["seats"][3] == "Shark bot"
     for page in (ada, bob, cy):
         missing = page.evaluate("[...window.__mvxI18n.missing]")
         assert missing == [], missing
