@@ -352,6 +352,14 @@ def restore(record: TableRecord, settings: Settings, store: Store | None,
         # hand once, by its log id).
         table._finish_pending = True
     table.time.set(max(last_time, record.game_time))
+    if table.game is not None and table.game.phase != "over" and not table.agora:
+        # Nobody has a socket here yet: a seat none comes back to within the grace is told
+        # disconnected (R18, C31), so that the absence clock runs and nobody waits for it
+        # (at an agora table the grace is the no-show rule: not for a take-over).
+        from .seating import CONNECT_GRACE
+
+        until = table.time.now() + CONNECT_GRACE
+        table.grace = {s.name: until for s in table.seats if table.game.seats[s.name].connected}
     mark_saved(table)
     table.tlog.info("table rebuilt from the store", entries=len(table.journal),
                     version=table.events.head, game_time=round(table.time.now(), 3),

@@ -100,7 +100,8 @@ def command_for(options: DealOptions, seat: str, msg: CommandIn) -> AnyCommand:
     if is_classic(options.variant):
         if msg.do not in CLASSIC_CLIENT:
             raise Refused("unknown_command", f"'{msg.do}' is a Machiavelox command: a classic "
-                          "table plays lay, add, move, free, swap, reset, end, draw and pass.")
+                          "table plays lay, add, move, free, swap, reset, end, draw, pass, "
+                          "leave, ready and leave_game.")
         optional = CLASSIC_OPTIONAL.get(msg.do, ())
         if msg.as_ is not None and "as" not in optional:
             raise _refuse_field("as", msg.do)

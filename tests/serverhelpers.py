@@ -316,9 +316,11 @@ class Player:
 
     @property
     def hand(self) -> list[str] | None:
-        """This seat's hand in the latest view."""
+        """This seat's hand in the latest view (a classic view holds it as a list itself)."""
         if self.game is None or self.game.get("hand") is None:
             return None
+        if isinstance(self.game["hand"], list):
+            return list(self.game["hand"])
         cards = self.game["hand"]["hand"]
         return None if cards is None else list(cards)
 

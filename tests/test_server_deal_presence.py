@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from serverhelpers import LiveServer, Player, run
 
-from server import tables as table_module
+from server import seating as table_module
 from server.settings import Settings
 
 PRESENCE = {"disconnected", "absence_started", "reconnected"}
