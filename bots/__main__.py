@@ -1,7 +1,8 @@
 """``python -m bots URL CODE``: one bot takes a free seat at table CODE of the server at URL
 (``http://127.0.0.1:8000``) and plays until the game is over, over the websocket protocol, at
-a person's pace unless told otherwise (``--pace none --reaction 0.8``). It prints what it did at
-the end."""
+a person's pace unless told otherwise (``--pace none --reaction 0.8``). At a classic table (the
+table's summary, ``GET /api/tables/{code}``, says its ``variant``) it plays with a
+:class:`~bots.classic_brain.ClassicBrain`. It prints what it did at the end."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import asyncio
 import sys
 
 from .brain import LEVELS
-from .client import HttpError, join_table, new_session, play_seat
+from .client import HttpError, http_json, join_table, new_session, play_seat
 from .pace import PACES
 
 
@@ -22,7 +23,11 @@ async def _main(args: argparse.Namespace) -> int:
     except HttpError as e:
         print(f"cannot sit at {args.code}: {e.body.get('message') or e}", file=sys.stderr)
         return 1
-    print(f"{seat} ({args.level}) sits at {args.code}", flush=True)
+    summary = await http_json("GET", f"{base}/api/tables/{args.code}", token=token)
+    classic = summary.get("variant", "machiavelox") != "machiavelox"
+    print(f"{seat} ({args.level}) sits at {args.code}"
+          + (f" ({summary['variant']}, {summary.get('size')} seats)" if classic else ""),
+          flush=True)
     pace = args.pace or ("human" if args.reaction is None else "none")
     if pace == "human" and args.reaction is not None:
         print("--reaction goes with --pace none (the human pace has its own times)",
@@ -31,7 +36,7 @@ async def _main(args: argparse.Namespace) -> int:
     report = await play_seat(base, args.code, token, args.level,
                              reaction=0.8 if args.reaction is None else args.reaction,
                              budget=args.budget, name=seat, max_seconds=args.max_minutes * 60,
-                             pace=pace)
+                             pace=pace, classic=classic)
     result = (report.game or {}).get("result")
     print(f"{seat}: {report.reason or 'stopped'}; {report.commands} commands, "
           f"{report.refused} refused, {report.reconnects} reconnections; result {result}")

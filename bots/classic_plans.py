@@ -240,9 +240,11 @@ def _solve(seat: Seat, hand: list[int], budget: float, clock: Callable[[], float
 
 
 def _acceptable(seat: Seat, sol: Solution, hand: list[int]) -> bool:
-    """A solution this seat may carry out: something from the hand down, every loose joker
-    down, and (C19) not out on a first turn where that is refused."""
-    if not any(c in sol.placed for c in hand) and not (seat.loose and seat.changed):
+    """A solution this seat may carry out: something from the hand down (or, mid-turn, the
+    table put in order), every loose joker down, and (C19) not out on a first turn where that
+    is refused."""
+    if not any(c in sol.placed for c in hand) and not (seat.changed and (sol.placed
+                                                                          or sol.moved)):
         return False
     if any(j not in sol.placed for j in seat.loose):
         return False
@@ -295,7 +297,7 @@ def plan_shark(seat: Seat, budget: float = 0.1,
             plan = from_solution(seat, keep)
             plan.advice = ("hold_back", ["JK"] * len(jokers))
             return plan
-    if full.placed and _acceptable(seat, full, hand):
+    if (full.placed or (seat.changed and full.moved)) and _acceptable(seat, full, hand):
         return from_solution(seat, full)
     return _draw(seat)
 
@@ -367,14 +369,17 @@ def suggest(view: View, budget: float = 0.1,
     seat = read(view)
     if seat is None or not seat.on_turn:
         raise ValueError("not_your_turn")
-    if seat.changed and not seat.loose:
-        # Mid-turn: the play is planned from the table as it lies now; a position that cannot
-        # be finished starts again from the turn's start.
-        plan = plan_shark(seat, budget, clock)
-        if plan.draws:
-            plan = TurnPlan([{"do": "reset"}])
+    if seat.changed and not seat.opened and seat.rules.opening > 0:
+        plan = TurnPlan([{"do": "reset"}])  # unopened mid-turn: plan again from the start
     else:
+        # Mid-turn, the play is planned from the table as it lies now (a loose joker must go
+        # down); with nothing more to put down, a table all valid is ended as it is, else
+        # the turn is put back and the seat draws.
         plan = plan_shark(seat, budget, clock)
+        if seat.changed and plan.draws:
+            valid = all(m.get("valid", True) for m in view["table"])
+            plan = TurnPlan([{"do": "end"}] if valid and not seat.loose
+                            else [{"do": "reset"}, *plan.steps])
     advice = None if plan.advice is None else {"code": plan.advice[0], "cards": plan.advice[1]}
     return {"steps": plan.steps, "cards": plan.placed, "melds": plan.melds,
             "moved": plan.moved, "advice": advice}

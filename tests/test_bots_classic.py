@@ -238,3 +238,36 @@ def test_hint_is_the_sharks_turn_and_refused_off_turn() -> None:
         suggest(classic_view(m, "B"))
     seat = read(classic_view(m, "B"))
     assert seat is not None and not seat.on_turn
+
+
+def test_bots_say_ready_between_hands_and_play_a_match_to_its_end() -> None:
+    players = ["A", "B", "C"]
+    rules = table_rules("classic_italian", 3, {"hand": 5, "deals": 2})
+    m = ClassicMatch.deal_first(players, 4, rules)
+    brains = {p: ClassicBrain(lvl, seed=4, budget=BUDGET)
+              for p, lvl in zip(players, ("shark", "casual", "shark"))}
+    log = run(m, brains)
+    assert m.hand_no == 1 and not m.over and m.pause_deadline_ms is not None
+    t = m.now_ms / 1000 + 1.0  # within the 60 s pause
+    for p, brain in brains.items():  # the pause (C31): each says ready once, then waits
+        cmd = brain.decide(classic_view(m, p))
+        assert cmd == {"do": "ready"}, (p, cmd)
+        send(m, p, brain, cmd, t, log)
+        assert m.hand_no == 2 or brain.decide(classic_view(m, p)) is None
+    assert m.hand_no == 2  # all ready: the next hand is dealt at once
+    log += run(m, brains, t=t)
+    assert m.over and not refusals(log), refusals(log)
+
+
+def test_a_hint_mid_turn_finishes_the_turn_as_it_lies() -> None:
+    m = position(["9C 9D 9S"], A="5H 6H 7H 2C", B="2D 9H KD", stock="3S 4S")
+    play(m, "A lay 5H 6H")  # not valid yet: 7H is still in the hand
+    hint = suggest(classic_view(m, "A"), BUDGET)
+    assert hint["steps"] == [{"do": "add", "card": "7H", "meld": 2}, {"do": "end"}]
+    play(m, "A add 7H 2")
+    assert suggest(classic_view(m, "A"), BUDGET)["steps"] == [{"do": "end"}]
+    play(m, "A move 7H 2 new")  # 5H 6H and 7H alone: nothing left to put down
+    assert suggest(classic_view(m, "A"), BUDGET)["steps"][:2] in (
+        [{"do": "move", "card": "7H", "meld": 3, "to": 2}, {"do": "end"}],
+        [{"do": "move", "card": "5H", "meld": 2, "to": 3}, {"do": "move", "card": "6H",
+                                                            "meld": 2, "to": 3}])

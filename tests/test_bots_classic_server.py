@@ -132,3 +132,39 @@ def test_bots_at_a_classic_table_need_a_free_seat(server: LiveServer) -> None:
         assert r.status_code == 409, r.text
 
     run(scenario(), 30)
+
+
+def test_a_classic_bot_at_the_human_pace_thinks_then_steps(server: LiveServer) -> None:
+    """Pace human (scaled 10x down): a person's reaction before the turn's first command, then a
+    person's step time between the commands of the turn (bots.pace), over a real websocket."""
+    scale = 10.0
+    position = {**POSITION, "turn": "A"}
+
+    async def scenario() -> None:
+        ada = await Player(server, "Ada").login()
+        code = await ada.create("single", variant="classic", players=2, position=position,
+                                bots={"level": "casual", "count": 1, "pace": "none",
+                                      "reaction": 0})
+        sent: list[tuple[float, str]] = []
+        first_view: list[float] = []
+
+        def watch(t: float, game: dict[str, Any] | None, cmd: dict[str, Any] | None) -> None:
+            if cmd is not None:
+                sent.append((t, cmd["do"]))
+            elif game is not None and not first_view:
+                first_view.append(t)
+
+        pace = Pace("human", "shark", seed=1, scale=scale)
+        brain = ClassicBrain("shark", step_time=pace.step_time(), budget=1.0)
+        bot = BotPlayer(brain, pace=pace, name="ada", watch=watch)
+        assert ada.token is not None
+        report = await asyncio.wait_for(
+            bot.run(websocket_connector(server.url, code, ada.token)), 30)
+        assert report.over and report.refused == 0, report
+        assert [do for _, do in sent] == ["move", "add", "add", "add", "end"]
+        assert sent[0][0] - first_view[0] >= 1.5 / scale  # shark's reaction: 1.5-5 s
+        gaps = [b[0] - a[0] for a, b in zip(sent, sent[1:])]
+        assert min(gaps) >= 0.6 / scale, gaps  # a step: 0.6-1.4 s
+        assert report.game is not None and report.game["result"]["winner"] == "Ada"
+
+    run(scenario(), 40)

@@ -10,7 +10,7 @@ the seats in join order). What each gesture checks:
   buttons; she lays 3♣ 4♣ by clicks (select, New meld), the opening-free table marks the meld
   changed, she clicks the loose joker then her meld (``move`` from ``loose``), chooses the face
   the joker stands for (5♣, not 2♣), and End turn is accepted;
-* Bob rearranges: he adds 9♥ to the nines by drag, moves 9♠ out of them to a new meld (a table
+* Bob reloads his page and finds his turn and what Ada did; he rearranges: he adds 9♥ to the nines by drag, moves 9♠ out of them to a new meld (a table
   card moved), adds 10♠ J♠ to it by keyboard (Space, then Enter on the meld), ends his turn;
 * Cy draws with the D key, Dee with the button; each sees what the others did since their turn
   ("Ada laid …", "Bob drew"), marked melds, the cards they drew marked;
@@ -62,13 +62,17 @@ def seat(browsers: Browsers, server: Any, code: str, name: str, **kw: Any) -> An
 
 
 def no_page_scroll(page: Any) -> None:
-    over = page.evaluate("() => document.scrollingElement.scrollHeight - window.innerHeight")
-    assert over <= 1, f"the page scrolls by {over}px"
+    """Everything fits the window: no page scroll either way, the table at least 80% wide."""
+    over = page.evaluate("() => [document.scrollingElement.scrollHeight - window.innerHeight,"
+                         " document.scrollingElement.scrollWidth - window.innerWidth,"
+                         " document.getElementById('board').getBoundingClientRect().width / window.innerWidth]")
+    assert over[0] <= 1 and over[1] <= 1, f"the page scrolls by {over[0]}px down, {over[1]}px across"
+    assert over[2] >= (0.8 if page.viewport_size["width"] < 600 else 0.45), f"the table is {over[2]:.0%} of the width"
 
 
 @pytest.mark.browser
 def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers: Browsers) -> None:
-    code, session = api_create_table(live_server, "Ada", variant="classic", players=4, position=POSITION)
+    code, session = api_create_table(live_server, "Ada", mode="long", variant="classic", players=4, position=POSITION)
     ada = browsers.page("ada", session=session)
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#seat-list")).to_contain_text("Ada")
@@ -113,8 +117,8 @@ def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers:
     ada.click("#loose-joker .card")
     ada.click(".c-meld[data-meld='3'] .meld-head")
     expect(ada.locator("#loose-joker")).to_have_count(0)
-    # The joker could be 2♣ or 5♣: she picks 5♣.
-    ada.click(".c-meld[data-meld='3'] .card[data-face='JK']")
+    # The joker could be 2♣ or 5♣: the meld offers both; she picks 5♣.
+    assert ada.eval_on_selector_all(".c-meld[data-meld='3'] .c-as button", "els => els.map(e => e.dataset.as)") == ["2C", "5C"]
     ada.click(".c-meld[data-meld='3'] .c-as button[data-as='5C']")
     expect(ada.locator(".c-meld[data-meld='3'] .card.joker-as")).to_have_attribute("data-face", "JK=5C")
     browsers.shot(ada, "classic-desktop-ada-turn")
@@ -126,6 +130,14 @@ def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers:
         "Ada freed a joker from meld 1 with 6♥, laid 3♣ 4♣, put the freed ★ on meld 3, "
         "made the joker of meld 3 stand for 5♣")
     expect(bob.locator(".c-meld[data-meld='1']")).to_have_class("meld c-meld changed-since")
+    # Bob reloads twice: his seat, his turn and what Ada did come back (the first time the
+    # server's replay of the missed events brings them; the second resumes after them: the
+    # tab's memory of the hand's events).
+    for _ in range(2):
+        bob.reload()
+        expect(bob.locator("#turn-banner")).to_have_text("Your turn")
+        expect(bob.locator("#since-list")).to_contain_text("Ada freed a joker from meld 1 with 6♥")
+        expect(bob.locator("#my-hand .card")).to_have_count(5)
 
     # Bob rearranges: 9♥ onto the nines (a drag), 9♠ out of them to a new meld, 10♠ J♠ by keyboard.
     mouse_drag(bob, "#my-hand .card[data-face='9H']", ".c-meld[data-meld='2'] .meld-head")
@@ -168,6 +180,50 @@ def test_four_players_play_a_classic_hand_to_its_end(live_server: Any, browsers:
         expect(p.locator("#result-title")).to_contain_text("won the hand")
     expect(bob.locator("#hand-scores tr[data-player='Ada'] .why")).to_contain_text("scores the others' cards")
     expect(bob.locator("#hand-scores tr[data-player='Bob'] .why")).to_contain_text("points left in hand, scored by Ada")
+    expect(bob.locator("#match-totals tr[data-player='Ada']")).to_contain_text("64")
+    expect(dee.locator("#pause-box")).to_contain_text("Next deal in")
     browsers.shot(ada, "classic-desktop-end")
     browsers.shot(dee, "classic-phone-end")
+    no_page_scroll(dee)
+    # Everyone is ready: the next hand is dealt at once (C31), the totals carry on.
+    for p in pages:
+        p.click("#btn-ready")
+    expect(ada.locator("#btn-ready")).to_have_count(0)
+    for p in pages:
+        expect(p.locator("#hand-chip")).to_have_text("Hand 2")
+    expect(ada.locator("#my-hand .card")).to_have_count(13)
+    expect(ada.locator(".c-seat[data-player='Bob'] .c-count")).to_have_text("13 cards")
+    browsers.assert_no_console_errors()
+
+
+SIX = {
+    "players": ["A", "B", "C", "D", "E", "F"],
+    "table": [["QH", "QS", "QD"]],
+    "hands": {p: [c + s for c in ("2", "3", "4", "5", "6", "7", "8")] for p, s in zip("ABCDEF", "HSDCHS")},
+    "stock": ["9C", "10C"],
+    "turn": "D",
+}
+
+
+@pytest.mark.browser
+def test_six_seats_sit_around_the_table_in_the_order_of_play(live_server: Any, browsers: Browsers) -> None:
+    code, session = api_create_table(live_server, "Ada", variant="classic", players=6, position=SIX)
+    for name in ("Bob", "Cy", "Dee", "Eve", "Flo"):
+        web.api_join(live_server, code, name)
+    ada = browsers.page("ada", session=session)
+    ada.goto(f"{live_server.url}/t/{code}")
+    expect(ada.locator("#turn-banner")).to_have_text("Dee's turn")
+    for viewport, name in ((web.VIEWPORT, "desktop"), (PHONE, "phone")):
+        ada.set_viewport_size(viewport)
+        expect(ada.locator(".c-left .c-seat")).to_have_attribute("data-player", "Bob")
+        assert ada.eval_on_selector_all(".c-top .c-seat", "els => els.map(e => e.dataset.player)") == ["Cy", "Dee", "Eve"]
+        expect(ada.locator(".c-right .c-seat")).to_have_attribute("data-player", "Flo")
+        expect(ada.locator(".c-seat.on-turn")).to_have_attribute("data-player", "Dee")
+        expect(ada.locator("#play-order")).to_contain_text("Dee → Eve → Flo → you → Bob → Cy")
+        expect(ada.locator("#btn-end")).to_have_count(0)
+        expect(ada.locator("#wait-turn")).to_have_text("Waiting for Dee to play.")
+        boxes = ada.eval_on_selector_all(".c-seat", "els => els.map(e => e.getBoundingClientRect()).map(r => [r.left, r.right])")
+        assert all(0 <= left and right <= viewport["width"] for left, right in boxes), (name, boxes)
+        no_page_scroll(ada)
+        browsers.shot(ada, f"classic-six-seats-{name}")
     browsers.assert_no_console_errors()

@@ -6,7 +6,7 @@
 // of a hand and the match: classicresult.js. classic.css lays it out.
 import { t } from "./i18n.js";
 import { h, clockEl } from "./ui.js";
-import { helpPanel } from "./help.js";
+import { keyName } from "./help.js";
 import { occurrences } from "./tablebits.js";
 import { tableCardSize } from "./tablefit.js";
 import { seatLayout, sinceMyTurn, playOrder, jokerChoices, jokerFace } from "./classicview.js";
@@ -14,6 +14,7 @@ import { CS } from "./classicstate.js";
 import { classicCard, shortFace, shortFaces } from "./classiccards.js";
 import { myDock } from "./classicdock.js";
 import { resultPanel, classicWaiting } from "./classicresult.js";
+import { currentHint } from "./classichint.js";
 
 export function renderClassic(S, A) {
   if (S.fatal || S.replaced) return null; // table.js says those
@@ -34,7 +35,7 @@ export function renderClassic(S, A) {
   else screen.appendChild(h("section", { class: "c-dock panel spectator-note" }, t("table.spectating")));
   // `result` is the LAST hand's (engine/classic/view.py): shown while no hand is in play (no turn).
   if ((v.result && !v.turn) || v.match.over || v.match.pause_until !== null) screen.appendChild(resultPanel(S, A, v));
-  if (S.showHelp) screen.appendChild(helpPanel(A));
+  if (S.showHelp) screen.appendChild(classicHelp(A));
   return screen;
 }
 
@@ -48,7 +49,7 @@ function headBar(S, A, v) {
     h("span", { class: "chip", id: "stock-chip" }, t("ct.stock", { n: v.stock })),
   ];
   const order = playOrder(v);
-  if (order.length) {
+  if (order.length && v.turn) {
     items.push(h("span", { class: "chip c-order", id: "play-order", title: t("ct.order_title") },
       t("ct.order"), " ", order.map((n, i) => [i ? " \u2192 " : "", h("span", { class: i === 0 ? "on-turn" : "" }, n === v.you ? t("word.you") : n)])));
   }
@@ -70,9 +71,13 @@ function turnBanner(S, v) {
   if (!v.turn) return null;
   const p = v.turn.player;
   const mine = p === v.you;
+  // `ends`: the earlier of the turn clock and the player's absence (C20, C31); said as an
+  // absence only when the player on turn is away.
+  const seatOn = v.players.find((x) => x.name === p);
+  const away = !!seatOn && seatOn.absent_until !== null && v.turn.ends !== null;
   return h("div", { class: "banner c-turn" + (mine ? " mine" : ""), role: "status", id: "turn-banner", "aria-live": "polite" },
     mine ? t("ct.your_turn") : t("ct.their_turn", { name: p }),
-    v.turn.ends !== null && !mine ? [" \u00b7 ", t("ct.absent_ends"), " ", clockEl(v.turn.ends, { frame: "hand", kind: "absence" })] : null);
+    away && !mine ? [" \u00b7 ", t("ct.absent_ends"), " ", clockEl(v.turn.ends, { frame: "hand", kind: "absence" })] : null);
 }
 
 function seatBox(S, v, p, order) {
@@ -92,7 +97,7 @@ function seatBox(S, v, p, order) {
       !p.in_hand && p.in_match ? h("span", { class: "badge" }, t("ct.out_of_hand")) : null,
       !p.in_match ? h("span", { class: "badge" }, t("ct.left_match")) : null),
     p.absent_until !== null ? h("div", { class: "c-absent", role: "status" },
-      t("ct.away"), " ", clockEl(p.absent_until, { frame: "hand", kind: "absence", label: t("ct.away") })) : !p.connected ? h("div", { class: "c-absent" }, t("ct.away")) : null);
+      t("ct.away"), " ", clockEl(p.absent_until, { frame: "hand", kind: "absence", total: v.options.absence || null, label: t("ct.away") })) : !p.connected ? h("div", { class: "c-absent" }, t("ct.away_plain")) : null);
 }
 
 // ---------------------------------------------------------------- the table
@@ -101,7 +106,9 @@ function boardEl(S, A, v) {
   const myTurn = !!v.turn && v.turn.player === v.you && !S.spectator;
   const since = sinceMyTurn(CS.events, v.you);
   const size = tableCardSize(v.table, { w: Math.max(280, window.innerWidth - (window.innerWidth > 960 ? 620 : 40)), h: Math.max(160, window.innerHeight - (window.innerWidth > 960 ? 420 : 470)) });
-  const melds = v.table.map((m) => meldBox(S, A, v, m, myTurn, since.melds.has(m.id)));
+  const hint = currentHint(v);
+  const hinted = new Set(hint ? hint.melds : []);
+  const melds = v.table.map((m) => meldBox(S, A, v, m, myTurn, since.melds.has(m.id), hinted.has(m.id)));
   const newTile = myTurn ? h("div", {
     class: "meld new-meld", role: "button", tabindex: "0", id: "new-meld",
     "aria-label": t("board.new_meld_label"), dataset: { drop: "new", key: "new" },
@@ -131,9 +138,12 @@ function looseTray(S, A, v, myTurn) {
       myTurn ? t("ct.loose_do") : t("ct.loose_wait", { name: v.turn ? v.turn.player : "" })));
 }
 
-function meldBox(S, A, v, m, myTurn, otherChanged) {
+function meldBox(S, A, v, m, myTurn, otherChanged, hinted) {
   const occ = occurrences(m.cards);
-  const pair = CS.sel.length === 1 && CS.sel[0].zone === "table" && CS.sel[0].meld === m.id && jokerFace(CS.sel[0].face).joker ? CS.sel[0] : null;
+  // The face a joker stands for, when that is a choice (C8): for the selected joker, or on my
+  // turn for a joker without a face in a meld changed this turn (no need to find it first).
+  const picked = CS.sel.length === 1 && CS.sel[0].zone === "table" && CS.sel[0].meld === m.id && jokerFace(CS.sel[0].face).joker ? CS.sel[0] : null;
+  const pair = picked || (myTurn && m.changed && m.cards.includes("JK") ? { face: "JK" } : null);
   const cards = m.cards.map((f, i) => {
     const j = jokerFace(f);
     const selected = A.isSelected("table", f, occ[i], m.id);
@@ -150,7 +160,7 @@ function meldBox(S, A, v, m, myTurn, otherChanged) {
     if (myTurn) el.addEventListener("click", (ev) => { ev.stopPropagation(); A.activateCard("table", f, occ[i], m.id); });
     return el;
   });
-  const cls = ["meld", "c-meld", m.valid ? "" : "invalid", m.changed ? "changed-now" : "", otherChanged ? "changed-since" : ""].filter(Boolean).join(" ");
+  const cls = ["meld", "c-meld", m.valid ? "" : "invalid", m.changed ? "changed-now" : "", otherChanged ? "changed-since" : "", hinted ? "hinted" : ""].filter(Boolean).join(" ");
   const choices = pair ? jokerChoices(m.cards, m.cards.indexOf(pair.face), v.options.ace) : [];
   return h("div", {
     class: cls, role: myTurn ? "button" : "group", tabindex: myTurn ? "0" : null,
@@ -200,4 +210,22 @@ function didText(d) {
     case "swapped": return t("ct.did.swapped", { cards, meld: d.meld });
     default: return d.kind;
   }
+}
+
+// ---------------------------------------------------------------- the keys
+
+/** The classic table's keys (keys.js and classicactions.js) and gestures. */
+const CLASSIC_KEYS = [
+  ["E", "help.ct_end"], ["D", "help.ct_draw"], ["P", "help.ct_pass"], ["R", "help.ct_reset"],
+  ["N", "help.ct_new"], ["O", "help.sort"], ["J", "help.jump_hand"], ["K", "help.jump_table"],
+  ["key.enter_space", "help.ct_select"], ["key.esc", "help.ct_escape"], ["key.arrows", "help.arrows"],
+  ["key.alt_arrows", "help.rearrange"], ["?", "help.help"],
+];
+
+function classicHelp(A) {
+  return h("section", { class: "help panel", id: "help", role: "dialog", "aria-modal": "false", "aria-labelledby": "help-title" },
+    h("h2", { id: "help-title" }, t("help.title")),
+    h("dl", { class: "keys" }, CLASSIC_KEYS.map(([k, key]) => [h("dt", {}, h("kbd", {}, keyName(k))), h("dd", {}, t(key))])),
+    h("p", {}, t("help.ct_gestures")),
+    h("button", { class: "btn", type: "button", onclick: () => A.toggleHelp() }, t("btn.close")));
 }

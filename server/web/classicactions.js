@@ -287,6 +287,7 @@ export function installClassicKeys(isClassicPage) {
     if (!isClassicPage() || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const tag = (ev.target.tagName || "").toLowerCase();
     if (tag === "input" || tag === "textarea" || tag === "select" || document.querySelector("dialog[open]")) return;
+    if (ev.key === "Escape" && CS.sel.length && !S.showHelp) { CS.sel = []; render(); return; }
     const key = ev.key.toLowerCase();
     if (key === "r") { ev.preventDefault(); ClassicActions.reset(); }
     if (key === "p") { ev.preventDefault(); ClassicActions.drawOrPass(); }

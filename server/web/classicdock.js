@@ -8,6 +8,7 @@ import { legalNow, openingProgress, drawnCards } from "./classicview.js";
 import { CS } from "./classicstate.js";
 import { jokerPair, refusalLine } from "./classicactions.js";
 import { classicCard, shortFace } from "./classiccards.js";
+import { askHint, currentHint, hintBox } from "./classichint.js";
 
 const kbd = (k) => h("kbd", { "aria-hidden": "true" }, k);
 
@@ -33,6 +34,7 @@ export function myDock(S, A, v, me) {
       }
     }
     if (CS.sel.length) row.appendChild(h("button", { class: "btn ghost", type: "button", id: "btn-unselect", onclick: () => A.clearSelection() }, t("ct.unselect")));
+    if (!(S.table && S.table.agora)) row.appendChild(h("button", { class: "btn ghost", type: "button", id: "btn-hint", disabled: CS.hintBusy ? true : null, onclick: () => askHint() }, t("ct.hint")));
   } else if (v.turn) { // a hand in play (`result` is the last hand's, even in the next one)
     row.appendChild(h("span", { class: "muted", id: "wait-turn" }, t("ct.wait_turn", { name: v.turn.player })));
   }
@@ -47,6 +49,8 @@ export function myDock(S, A, v, me) {
   } else if (L.myTurn) {
     line.appendChild(h("p", { class: "c-hint muted", id: "turn-hint" }, hintLine(v, L)));
   }
+  const hint = currentHint(v);
+  if (hint) line.appendChild(hintBox(hint));
   const op = openingProgress(v);
   if (op) {
     line.appendChild(h("p", { class: "c-opening" + (op.have >= op.need ? " reached" : ""), id: "opening", role: "status" },
@@ -76,11 +80,16 @@ function handRow(S, A, v, L) {
   const occ = occurrences(order);
   const drawn = new Map();
   for (const f of drawnCards(CS.events, v.you)) drawn.set(f, (drawn.get(f) || 0) + 1);
+  const hint = currentHint(v);
+  const hintCards = new Map();
+  for (const f of hint ? hint.cards : []) hintCards.set(f, (hintCards.get(f) || 0) + 1);
   const cards = order.map((f, i) => {
     const selected = A.isSelected("hand", f, occ[i]);
     const fresh = (drawn.get(f) || 0) > 0;
     if (fresh) drawn.set(f, drawn.get(f) - 1);
-    const classes = [selected ? "selected" : "", fresh ? "drawn" : ""].filter(Boolean);
+    const hinted = hintCards.get(f) > 0;
+    if (hinted) hintCards.set(f, hintCards.get(f) - 1);
+    const classes = [selected ? "selected" : "", fresh ? "drawn" : "", hinted ? "hinted" : ""].filter(Boolean);
     const el = classicCard(f, {
       role: "button", focusable: true, pressed: selected, classes,
       title: fresh ? t("ct.drawn") : null,

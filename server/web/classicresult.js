@@ -48,7 +48,7 @@ export function resultPanel(S, A, v) {
         h("td", { class: "why" }, scoreReason(res, v.options, n)))))));
   }
   const m = v.match;
-  if (m.hand > 1 || m.over || (S.table && S.table.mode === "long")) {
+  if (v.options.match !== "single") {
     parts.push(h("table", { class: "scores totals", id: "match-totals" },
       h("caption", {}, t("ct.totals", {}), " ", h("span", { class: "muted small" }, matchGoal(v.options))),
       h("tbody", {}, names.map((n) => h("tr", { class: m.winner === n ? "winner" : "", dataset: { player: n } },

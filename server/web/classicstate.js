@@ -4,7 +4,9 @@
 // and events here (applyClassicGame, addClassicEvents).
 import { reconcileOrder } from "./cards.js";
 import { setClockBase } from "./ui.js";
+import { t } from "./i18n.js";
 import { LS, save } from "./state.js";
+import { announce } from "./render.js";
 
 /** The classic page's own state: every field declared here. */
 export const CS = {
@@ -16,25 +18,33 @@ export const CS = {
   refusalVersion: null, // the view version it was refused at (a later change clears it)
   ready: false,      // I asked for the next deal in this pause
   lastHandNo: null,  // the hand the fields are about
-  fresh: [],         // faces just arrived in my hand (drawn, penalty)
+  hint: null,        // the hint shown (classichint.js): {steps, cards, melds, version, turn, advice}
+  hintBusy: false,   // a hint is on its way
 };
 
 /** Forget the fields when another table (or a new hand) is shown. */
 export function syncTable(S) {
   if (CS.code === S.code) return;
   CS.code = S.code;
-  CS.events = [];
-  CS.keys = new Set();
+  CS.events = loadEvents(S.code);
+  CS.keys = new Set(CS.events.map(eventKey));
   CS.sel = [];
   CS.refusal = null;
   CS.ready = false;
   CS.lastHandNo = null;
+  CS.hint = null;
 }
 
 /** A classic view arrived (snapshot or update: the seat's whole view). */
 export function applyClassicGame(S, game) {
   syncTable(S);
+  const before = S.game && S.game.turn ? S.game.turn.player + ":" + S.game.turn.started : null;
   S.game = game || null;
+  const turn = game && game.turn ? game.turn : null;
+  // Screen readers hear whose turn it is when it changes (the banner is redrawn each time).
+  if (turn && before !== turn.player + ":" + turn.started) {
+    announce(turn.player === game.you ? t("ct.your_turn") : t("ct.their_turn", { name: turn.player }));
+  }
   setClockBase(game ? game.t : null, game ? game.t : null);
   const mine = game && Array.isArray(game.hand) ? game.hand : [];
   S.handOrder = reconcileOrder(S.handOrder, mine, S.sortMode);
@@ -63,11 +73,28 @@ function pruneSel(game) {
 export function addClassicEvents(S, events) {
   syncTable(S);
   for (const ev of events) {
-    const key = `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`;
+    const key = eventKey(ev);
     if (CS.keys.has(key)) continue;
     CS.keys.add(key);
     CS.events.push(ev);
   }
   CS.events.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
   if (CS.events.length > 400) CS.events.splice(0, CS.events.length - 400);
+  saveEvents(S.code, CS.events);
+}
+
+function eventKey(ev) { return `${ev.hand ?? "g"}:${ev.seq}:${ev.kind}:${ev.player ?? ""}`; }
+
+// The events live in sessionStorage per table, beside tableconn.js's notices: a reload resumes
+// from the last version seen and keeps "since your last turn" whole.
+function loadEvents(code) {
+  try {
+    const list = JSON.parse(sessionStorage.getItem("mvx.cev." + code) || "[]");
+    return Array.isArray(list) ? list.filter((e) => e && typeof e.kind === "string") : [];
+  } catch (e) { return []; }
+}
+
+function saveEvents(code, events) {
+  if (!code) return;
+  try { sessionStorage.setItem("mvx.cev." + code, JSON.stringify(events)); } catch (e) { /* full: fine */ }
 }

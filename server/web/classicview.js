@@ -169,7 +169,11 @@ export function sinceMyTurn(events, you) {
   for (const ev of events) {
     if ((ev.hand !== undefined && ev.hand !== hand) || ev.kind === "hand_started") { hand = ev.hand; turns = []; cur = null; }
     // A turn whose start came before this page was open (its events since are here).
-    if (ev.kind !== "turn_started" && ev.player && ev.player !== you && (TABLE_KINDS.has(ev.kind) || ev.kind === "reset" || ev.kind in ENDS)
+    // (Not the clock's penalty that follows a player's leaving on their turn: C31, one end.)
+    const last = turns[turns.length - 1];
+    const afterLeaving = !!last && last.player === ev.player && last.end === "left" && ev.kind in ENDS;
+    if (ev.kind !== "turn_started" && ev.player && ev.player !== you && !afterLeaving
+        && (TABLE_KINDS.has(ev.kind) || ev.kind === "reset" || ev.kind in ENDS)
         && (!cur || cur.player !== ev.player)) cur = { player: ev.player, did: [], end: null };
     const theirs = cur && ev.player === cur.player;
     if (ev.kind === "turn_started") {

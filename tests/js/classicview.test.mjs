@@ -96,4 +96,8 @@ test("since my last turn: the others' accepted turns, their melds, draws and pas
   // A clock's penalty puts the turn's table moves back.
   const pen = [ev(1, "turn_started", "B"), ev(2, "laid", "B", { meld: 2, cards: ["5C"] }), ev(3, "penalty_card", "B")];
   assert.deepEqual(V.sinceMyTurn(pen, "A").turns.map((x) => [x.end, x.did.length]), [["penalty", 0]]);
+  // A player who leaves on their turn (C31): one line, "left", not a penalty after it; and a
+  // turn whose start this page never saw still counts.
+  const left = [ev(5, "laid", "B", { meld: 2, cards: ["5C"] }), ev(6, "left_hand", "B"), ev(7, "penalty_card", "B"), ev(8, "turn_started", "C")];
+  assert.deepEqual(V.sinceMyTurn(left, "A").turns.map((x) => [x.player, x.end, x.did.length]), [["B", "left", 0]]);
 });
