@@ -22,7 +22,7 @@ What it prints
 
 Bounds
     A hand is **stuck** when none of its bots sees a new view for ``--stall`` seconds (default
-    30) or it has not ended within ``--hand-timeout`` wall seconds (default 120): it is
+    30) or it has not ended within ``--hand-timeout`` wall seconds (default 600): it is
     cancelled and reported with its last view. No new hand starts after ``--max-minutes``.
     Exit status 1 when a hand was stuck.
 """
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--concurrency", type=int, default=8, help="hands played at once")
     ap.add_argument("--threads", type=int, default=2, help="solver threads of this process")
     ap.add_argument("--budget", type=float, default=0.1, help="solver seconds per plan")
-    ap.add_argument("--hand-timeout", type=float, default=120.0,
+    ap.add_argument("--hand-timeout", type=float, default=600.0,
                     help="wall seconds a hand may take")
     ap.add_argument("--stall", type=float, default=30.0,
                     help="wall seconds without a new view that make a hand stuck")

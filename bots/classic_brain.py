@@ -122,6 +122,23 @@ class ClassicBrain:
 
     # ------------------------------------------------------------ deciding
 
+    def needs_thought(self, game: View | None) -> bool:
+        """Whether :meth:`decide` on this view may run the solver (a new turn of ours to plan):
+        otherwise it answers at once, and the client calls it without the thinking thread."""
+        if not game or game.get("turn") is None or game["turn"].get("player") != game.get("you"):
+            return False
+        return self._state == "fresh" or self._turn != self._key(game)
+
+    @staticmethod
+    def _key(game: View) -> tuple[Any, ...]:
+        # What no step of one's own turn changes, and every turn of another does (a draw, a
+        # pass, a card down, a penalty card): a new turn of ours even at the same instant.
+        turn = game["turn"]
+        me = game.get("you")
+        return (game["match"].get("hand"), turn.get("started"), game.get("stock"),
+                game.get("passes"), tuple(p["hand_count"] for p in game["players"]
+                                          if p["name"] != me))
+
     def decide(self, game: View | None, elapsed: float = 0.0) -> dict[str, Any] | None:
         """The next command for this view (received ``elapsed`` seconds ago), or None: wait."""
         self.sent = None
@@ -142,11 +159,7 @@ class ClassicBrain:
             self.plan = []
             self._turn = None
             return None
-        # What no step of one's own turn changes, and every turn of another does (a draw, a
-        # pass, a card down, a penalty card): a new turn of ours even at the same instant.
-        key = (game["match"].get("hand"), turn.get("started"), game.get("stock"),
-               game.get("passes"), tuple(p["hand_count"] for p in game["players"]
-                                         if p["name"] != me))
+        key = self._key(game)
         if key != self._turn:
             self._turn = key
             self._state = "fresh"

@@ -408,9 +408,13 @@ class BotPlayer:
         frames = self._frames
         asked = loop.time()
         elapsed = asked - self._received
+        quick = getattr(self.brain, "needs_thought", None)
         try:
-            cmd = await loop.run_in_executor(self.executor or default_executor(),
-                                             self.brain.decide, self.game, elapsed)
+            if quick is not None and not quick(self.game):
+                cmd = self.brain.decide(self.game, elapsed)  # no solver: no thread needed
+            else:
+                cmd = await loop.run_in_executor(self.executor or default_executor(),
+                                                 self.brain.decide, self.game, elapsed)
             self.report.decisions += 1
             self.report.decide_seconds += loop.time() - asked
         except Exception as e:  # noqa: BLE001 - a brain bug: wait, then think again
