@@ -33,7 +33,8 @@ export function renderClassic(S, A) {
   const me = v.players.find((p) => p.name === v.you);
   if (me && !S.spectator) screen.appendChild(myDock(S, A, v, me));
   else screen.appendChild(h("section", { class: "c-dock panel spectator-note" }, t("table.spectating")));
-  if (v.result || v.match.over || v.match.pause_until !== null) screen.appendChild(resultPanel(S, A, v));
+  // `result` is the LAST hand's (engine/classic/view.py): shown while no hand is in play (no turn).
+  if ((v.result && !v.turn) || v.match.over || v.match.pause_until !== null) screen.appendChild(resultPanel(S, A, v));
   if (S.showHelp) screen.appendChild(classicHelp(A));
   return screen;
 }

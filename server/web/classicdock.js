@@ -35,11 +35,11 @@ export function myDock(S, A, v, me) {
     }
     if (CS.sel.length) row.appendChild(h("button", { class: "btn ghost", type: "button", id: "btn-unselect", onclick: () => A.clearSelection() }, t("ct.unselect")));
     if (!(S.table && S.table.agora)) row.appendChild(h("button", { class: "btn ghost", type: "button", id: "btn-hint", disabled: CS.hintBusy ? true : null, onclick: () => askHint() }, t("ct.hint")));
-  } else if (v.turn && !v.result) {
+  } else if (v.turn) { // a hand in play (`result` is the last hand's, even in the next one)
     row.appendChild(h("span", { class: "muted", id: "wait-turn" }, t("ct.wait_turn", { name: v.turn.player })));
   }
   row.appendChild(h("span", { class: "spacer" }));
-  if (me.in_hand && !v.result) row.appendChild(h("button", { class: "btn ghost danger-text", type: "button", id: "btn-leave", onclick: () => A.leaveHand() }, t("ct.leave")));
+  if (me.in_hand && v.turn) row.appendChild(h("button", { class: "btn ghost danger-text", type: "button", id: "btn-leave", onclick: () => A.leaveHand() }, t("ct.leave")));
   dock.appendChild(row);
 
   const line = h("div", { class: "c-status", id: "status-slot" });

@@ -6,6 +6,7 @@
 import { t } from "./i18n.js";
 import { h, clockEl, fmtNumber, fmtScore } from "./ui.js";
 import { CS } from "./classicstate.js";
+import { botControl } from "./botseats.js";
 
 /** Why `name` scored what they did in `res` under `options` (scoring, values): a sentence. */
 export function scoreReason(res, options, name) {
@@ -86,7 +87,6 @@ export function classicWaiting(S, A) {
   const size = tb.size || 4;
   const seats = tb.seats || [];
   const link = `${location.origin}/t/${S.code}`;
-  const open = tb.phase === "waiting" && seats.length < size;
   return h("section", { class: "panel waiting c-waiting", "aria-labelledby": "wait-title" },
     h("h2", { id: "wait-title" }, t("wait.title")),
     h("p", { class: "table-code-big" }, h("span", { class: "muted" }, t("wait.code")), " ", h("strong", { id: "table-code" }, S.code)),
@@ -98,8 +98,6 @@ export function classicWaiting(S, A) {
     h("ol", { class: "seat-list", id: "seat-list" }, Array.from({ length: size }, (_, i) => h("li", { class: "seat" + (seats[i] ? "" : " empty") },
       seats[i] ? [seats[i], seats[i] === S.seat ? ` (${t("word.you")})` : "", A.isBot(seats[i]) ? [" ", h("span", { class: "badge bot-badge" }, t("bots.badge"))] : null] : t("wait.empty_seat")))),
     h("p", { class: "muted" }, t(S.connState === "open" ? "ct.starts" : "conn." + S.connState)),
-    S.seat && !S.spectator && !tb.agora ? h("div", { class: "row" },
-      h("button", { class: "btn", type: "button", id: "btn-add-bot", disabled: !open || S.botBusy ? true : null, onclick: () => A.addBot() }, t("bots.add"))) : null,
-    S.botError ? h("p", { class: "error", role: "alert", id: "bot-error" }, S.botError) : null,
+    botControl(S, A, tb, seats, size), // the level and Add a bot (botseats.js)
     S.spectator ? h("p", { class: "note" }, t("table.spectating")) : null);
 }

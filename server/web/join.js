@@ -3,21 +3,38 @@
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { S, LS, save } from "./state.js";
-import { ensureSession, errorText } from "./session.js";
+import { ensureSession, errorText, rememberBots } from "./session.js";
 import { render } from "./render.js";
 import { navigate, pages } from "./route.js";
 import { openTable } from "./tableconn.js";
+import { createBody } from "./tablerules.js";
+import { formChoices } from "./newtable.js";
 
 export const Home = {
+  /** A new friendly table (mode "single" or "long") with the form's choices (newtable.js):
+   * Machiavelox, or a classic preset, its options, seats and bots. A refusal's sentence is
+   * shown next to the classic options (an impossible rule: 422, nothing created). */
   async create(name, mode) {
     S.homeError = null;
+    const draft = S.newTable;
+    const classic = !!draft && draft.variant === "classic";
+    if (draft) draft.error = null;
+    let sess;
     try {
-      const sess = await ensureSession(name);
-      const res = await api("POST", "/api/tables", { mode }, sess.token);
-      save(LS.table, res.code);
-      navigate(`/t/${res.code}`);
+      sess = await ensureSession(name);
     } catch (e) {
       S.homeError = errorText(e);
+      render();
+      return;
+    }
+    try {
+      const res = await api("POST", "/api/tables", createBody(formChoices(draft), mode), sess.token);
+      save(LS.table, res.code);
+      if (Array.isArray(res.bots) && res.bots.length) rememberBots(res.code, res.bots);
+      navigate(`/t/${res.code}`);
+    } catch (e) {
+      if (classic) draft.error = errorText(e);
+      else S.homeError = errorText(e);
       render();
     }
   },
@@ -40,7 +57,7 @@ export const Home = {
       S.needName = false;
       const code = S.code;
       S.code = null;
-      openTable(code);
+      openTable(code, { sit: true }); // the invitation's Sit down
     } catch (e) {
       S.homeError = errorText(e);
       render();

@@ -63,6 +63,7 @@ export const S = {
   sortMode: load(LS.sort, "suit"), // "suit" | "rank" | "custom"
   showRemoved: load(LS.removed, true),
   botLevel: "casual",     // the level the waiting room's "Add a bot" seats
+  newTable: null,         // the home form's choices (newtable.js newTableDraft): variant, preset, options, bots
   agora: null,            // the agora page's state: agora.js (createAgora) sets it
   rank: null,             // the ranking's state: ranking.js (createRanking) sets it
   hist: null,             // a player's history: ranking.js

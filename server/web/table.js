@@ -11,6 +11,7 @@ import { marks, seatIndex, colourVar } from "./tablebits.js";
 import { clockChips, playerPanel } from "./players.js";
 import { board } from "./board.js";
 import { myArea } from "./dock.js";
+import { botControl } from "./botseats.js";
 
 export function renderTable(S, A) {
   if (S.fatal) {
@@ -61,25 +62,6 @@ function waitingRoom(S, A) {
     h("p", { class: "muted" }, t(S.connState === "open" ? "wait.starts" : "conn." + S.connState)),
     botControl(S, A, tb, seats),
     S.spectator ? h("p", { class: "note" }, t("table.spectating")) : null);
-}
-
-/** "Add a bot" for a player seated at a friendly table: one bot of the chosen level per click. */
-function botControl(S, A, tb, seats) {
-  if (!tb || tb.agora || S.spectator || !S.seat || !seats.includes(S.seat)) return null;
-  const open = tb.phase === "waiting" && seats.length < 3 && !S.game;
-  const level = S.botLevel === "shark" ? "shark" : "casual";
-  const radio = (value) => h("label", { class: "bot-level" },
-    h("input", { type: "radio", name: "bot-level", value, id: `bot-level-${value}`, checked: level === value ? true : null,
-      disabled: !open || S.botBusy ? true : null, onchange: () => A.setBotLevel(value) }),
-    " ", h("strong", {}, t("bots.level." + value)), " ", h("span", { class: "muted" }, t("bots.level." + value + ".text")));
-  return h("fieldset", { class: "bots", id: "bot-control" },
-    h("legend", {}, t("bots.title")),
-    h("p", { class: "muted small" }, t("bots.text")),
-    h("div", { class: "row bot-levels" }, radio("casual"), radio("shark")),
-    h("div", { class: "row" },
-      h("button", { class: "btn", type: "button", id: "btn-add-bot", disabled: !open || S.botBusy ? true : null, onclick: () => A.addBot() },
-        t("bots.add"))),
-    S.botError ? h("p", { class: "error", role: "alert", id: "bot-error" }, S.botError) : null);
 }
 
 // ---------------------------------------------------------------- game screen

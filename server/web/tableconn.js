@@ -16,6 +16,7 @@ import { render, announce } from "./render.js";
 import { revokedSession } from "./account.js";
 import { isClassic } from "./classicview.js";
 import { applyClassicGame, addClassicEvents } from "./classicstate.js";
+import { isClassic as isClassicVariant } from "./tablerules.js";
 
 /** Close the table's socket and forget the table (another page, or another table, opens). */
 export function leaveTableView() {
@@ -23,8 +24,10 @@ export function leaveTableView() {
   resetTable();
 }
 
-/** Show the table `code`: look at it, take a seat if there is one (a name first, if needed), connect. */
-export async function openTable(code) {
+/** Show the table `code`: look at it, take a seat if there is one (a name first, if needed), connect.
+ * A classic table not yet joined from this browser shows its invitation (its rules, a Sit down
+ * button: home.js joinGate) first; `opts.sit` (that button) sits down. */
+export async function openTable(code, opts = {}) {
   leaveTableView();
   S.route = "table";
   S.code = code;
@@ -46,14 +49,17 @@ export async function openTable(code) {
   }
   if (S.code !== code) return;
   const seatsOf = (sm) => (sm && typeof sm.size === "number" ? sm.size : 3); // classic: 2–6
+  const full = !!summary && summary.seats.length >= seatsOf(summary);
+  if (summary) S.table = summary; // the invitation shows its rules
   if (!S.session) {
-    if (summary && summary.seats.length >= seatsOf(summary)) { S.spectator = true; connect(); return; } // just watch
+    if (full) { S.spectator = true; connect(); return; } // just watch
     S.needName = true;
     render();
     return;
   }
+  if (!opts.sit && !full && invitationFirst(summary, code)) { S.needName = true; render(); return; }
   let seated = null; // null: the welcome will tell
-  if (!summary || summary.seats.length < seatsOf(summary)) {
+  if (!full) {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await api("POST", `/api/tables/${encodeURIComponent(code)}/join`, {}, S.session.token);
@@ -79,6 +85,13 @@ export async function openTable(code) {
   if (seated !== false) save(LS.table, code);
   S.spectator = seated === false;
   connect();
+}
+
+/** A classic table waiting for players, that this browser has not sat at (nor a seat of this
+ * session's name: the creator through the API, another window): its invitation first. */
+function invitationFirst(summary, code) {
+  return !!summary && isClassicVariant(summary.variant) && summary.phase === "waiting" && load(LS.table) !== code
+    && !(S.session && summary.seats.includes(S.session.name));
 }
 
 /** Open the table's socket (resuming from this tab's memory of it, if any). */
