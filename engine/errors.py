@@ -36,7 +36,7 @@ MESSAGES: dict[str, str] = {
     "connected": "You are already connected.",
     "not_in_tiebreak": "Only the tied players play the tie-break.",
     "hand_over": "This hand is over.",
-    "frozen": "Someone called Stop! The game is frozen: wait for it to end.",
+    "frozen": "The game is frozen by a Stop!: wait for it to end.",
     "tiebreak": "There is no Stop! during a tie-break.",
     "not_stop_caller": "Only the player who called Stop! can give up, during their freeze.",
     "stop_used": "You have already called Stop! in this hand.",

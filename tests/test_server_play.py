@@ -120,7 +120,7 @@ async def scripted_hand(server: LiveServer) -> None:
     assert b.game["hand"]["clocks"]["freeze"]["caller"] == "C"
     frozen = await b.command("draw")
     assert frozen["type"] == "refused" and frozen["code"] == "frozen"
-    assert frozen["message"] == "Someone called Stop! The game is frozen: wait for it to end."
+    assert frozen["message"] == "The game is frozen by a Stop!: wait for it to end."
     for card in ("10C", "JC", "QC"):
         await c.ok("stage", card=card)
     last = await c.ok("lay", cards=["10C", "JC", "QC"])

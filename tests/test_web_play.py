@@ -199,7 +199,7 @@ def test_three_players_play_a_stacked_hand_to_the_end(live_server, browsers: Bro
     # A refused action shows the server's sentence and changes nothing.
     bob_hand = Counter(hand_faces(bob))
     bob.locator("body").press("d")
-    expect(bob.locator("#toast")).to_contain_text("Someone called Stop! The game is frozen")
+    expect(bob.locator("#toast")).to_contain_text("frozen by a Stop!")
     assert Counter(hand_faces(bob)) == bob_hand
     assert staged_faces(bob) == []
 
