@@ -49,6 +49,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True)
+def no_running_loop_outside_the_browser(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's sync API, once the session's Chromium is up, leaves its event loop set as
+    running in this thread; a test after it (on the same xdist worker) that calls
+    ``asyncio.run`` would fail with "cannot be called from a running event loop". Outside the
+    browser tests, hide that loop for the test and put it back after."""
+    if "chromium_browser" in request.fixturenames:
+        yield
+        return
+    loop = asyncio._get_running_loop()
+    if loop is None:
+        yield
+        return
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     """The root of this checkout."""
