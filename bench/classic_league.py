@@ -33,9 +33,7 @@ import argparse
 import asyncio
 import os
 import random
-import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -282,20 +280,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     league.quiet_solver_banner()
     port = args.port or league.free_port()
-    with tempfile.NamedTemporaryFile("w+b", prefix="classic-league-server-", suffix=".log",
-                                     delete=False) as log:
-        proc = league.start_server(port, {}, log)
-        base = f"http://127.0.0.1:{port}"
+    with league.served(port, {}, "classic-league-server-") as (base, log_path):
         t0 = time.monotonic()
-        try:
-            results = asyncio.run(run_league(args, base))
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    print(f"server log: {log.name} ({os.path.getsize(log.name)} bytes)")
+        results = asyncio.run(run_league(args, base))
+    print(f"server log: {log_path} ({os.path.getsize(log_path)} bytes)")
     return report(results, time.monotonic() - t0, args)
 
 

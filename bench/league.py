@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import os
 import socket
@@ -51,6 +52,7 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -164,6 +166,23 @@ def quiet_solver_banner() -> None:
     from bots.banner import quiet_first_solve
 
     quiet_first_solve()
+
+
+@contextlib.contextmanager
+def served(port: int, clocks: dict[str, float], prefix: str) -> Iterator[tuple[str, str]]:
+    """A real server process on 127.0.0.1:``port`` (:func:`start_server`), its log in a temporary
+    file named from ``prefix``: yields ``(base URL, log path)``; on the way out the process gets
+    SIGTERM, and SIGKILL when it has not gone within 10 s."""
+    with tempfile.NamedTemporaryFile("w+b", prefix=prefix, suffix=".log", delete=False) as log:
+        proc = start_server(port, clocks, log)
+        try:
+            yield f"http://127.0.0.1:{port}", log.name
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def start_server(port: int, clocks: dict[str, float], log: Any) -> subprocess.Popen[bytes]:
@@ -461,21 +480,10 @@ def main(argv: list[str] | None = None) -> int:
         args.hand_timeout = 150.0 if real_time_off(args) else 3600.0 / args.time_scale
     quiet_solver_banner()
     port = args.port or free_port()
-    with tempfile.NamedTemporaryFile("w+b", prefix="league-server-", suffix=".log",
-                                     delete=False) as log:
-        proc = start_server(port, clocks_of(args), log)
-        base = f"http://127.0.0.1:{port}"
+    with served(port, clocks_of(args), "league-server-") as (base, log_path):
         t0 = time.monotonic()
-        try:
-            results = asyncio.run(league(args, base))
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    size = os.path.getsize(log.name)
-    print(f"server log: {log.name} ({size} bytes)")
+        results = asyncio.run(league(args, base))
+    print(f"server log: {log_path} ({os.path.getsize(log_path)} bytes)")
     return report(results, time.monotonic() - t0, args)
 
 

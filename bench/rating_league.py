@@ -26,9 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -128,21 +126,12 @@ def main() -> int:
     league.quiet_solver_banner()
     port = league.free_port()
     t0 = time.monotonic()
-    with tempfile.NamedTemporaryFile("w+b", prefix="rated-league-", suffix=".log",
-                                     delete=False) as log:
-        proc = league.start_server(port, league.CLOCKS, log)
-        try:
-            ratings, wins, stuck = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+    with league.served(port, league.CLOCKS, "rated-league-") as (base, log_path):
+        ratings, wins, stuck = asyncio.run(run(args, base))
     wall = time.monotonic() - t0
     played = sum(r.games for r in ratings.values()) // 3
     print(f"\nRated bot league: {played} hands rated, {stuck} stuck, {wall:.0f} s wall "
-          f"(server log {log.name}, {os.path.getsize(log.name)} bytes)")
+          f"(server log {log_path}, {os.path.getsize(log_path)} bytes)")
     print(f"{'identity':10s} {'hands':>6s} {'wins':>5s} {'mu':>7s} {'sigma':>6s} {'mu-3sigma':>9s}")
     for p in sorted(ratings, key=lambda p: ratings[p].conservative, reverse=True):
         r = ratings[p]
