@@ -39,7 +39,8 @@ async function actOn(items, target) {
 }
 
 /** The hand order changed by the player: it becomes the "custom" sort, kept for this table. */
-function keepOrder(order) {
+/** The player's own order of their hand, kept for this table (classicactions.js too). */
+export function keepOrder(order) {
   S.handOrder = order;
   S.sortMode = "custom";
   save(LS.sort, S.sortMode);

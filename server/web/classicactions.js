@@ -9,12 +9,12 @@
 // Drags: the same, and a real card dropped on a joker frees it.
 import { t, refusalText } from "./i18n.js";
 import { toast, confirmDialog, cssKey } from "./ui.js";
-import { moveInOrder, shiftInOrder, sortByRank, sortBySuit } from "./cards.js";
+import { moveInOrder } from "./cards.js";
 import { legalNow, jokerFace } from "./classicview.js";
 import { CS } from "./classicstate.js";
-import { S, LS, save } from "./state.js";
-import { render, renderNow, announce } from "./render.js";
-import { Actions } from "./actions.js";
+import { S } from "./state.js";
+import { render, announce } from "./render.js";
+import { Actions, keepOrder } from "./actions.js";
 
 const REPEAT_MS = 300;
 let lastTurnCmd = -Infinity;
@@ -173,22 +173,9 @@ export const ClassicActions = {
     if (kind === "new" || kind === "meld") putOn(items, { kind, meld });
   },
 
-  shiftHandCard(face, occ, delta) {
-    const moved = shiftInOrder(S.handOrder, face, occ, delta);
-    if (!moved) return;
-    keepOrder(moved.order);
-    renderNow();
-    const el = document.querySelector(`[data-key="${cssKey({ zone: "hand", face, occ: moved.occ })}"]`);
-    if (el) el.focus();
-  },
-
-  sort(mode) {
-    S.sortMode = mode;
-    save(LS.sort, mode);
-    S.handOrder = mode === "rank" ? sortByRank(S.handOrder) : sortBySuit(S.handOrder);
-    save(LS.order + S.code, S.handOrder);
-    render();
-  },
+  // The hand's own order is the same at both tables (actions.js).
+  shiftHandCard(face, occ, delta) { Actions.shiftHandCard(face, occ, delta); },
+  sort(mode) { Actions.sort(mode); },
 
   clearSelection() { CS.sel = []; render(); },
   toggleHelp() { S.showHelp = !S.showHelp; render(); },
@@ -274,12 +261,6 @@ export function refusalLine() {
   return CS.refusal ? refusalText(CS.refusal.code, CS.refusal.message) : null;
 }
 
-function keepOrder(order) {
-  S.handOrder = order;
-  S.sortMode = "custom";
-  save(LS.sort, S.sortMode);
-  save(LS.order + S.code, S.handOrder);
-}
 
 /** R resets the turn, P passes (keys.js has the other letters). Installed once, at boot. */
 export function installClassicKeys(isClassicPage) {
