@@ -58,7 +58,7 @@ from typing import Any
 
 from engine.rules import RuleSet
 
-from .plans import NEW_BASE, Plan, may_empty, plan_casual, plan_shark, suggest
+from .plans import NEW_BASE, Plan, bind_created, may_empty, plan_casual, plan_shark, suggest
 from .position import Position, View, position, rules_of
 
 __all__ = ["LEVELS", "NEW_BASE", "Brain", "Plan", "Position", "position", "suggest"]
@@ -127,14 +127,9 @@ class Brain:
             self.laid_melds.add(made)
         if step is None or not self.plan or self.plan[0] is not step:
             return
-        label = step.get("creates")
-        if label is not None:
-            mid = (reply.get("made") or {}).get("meld")
-            if isinstance(mid, int):
-                self.bound[label] = mid
-            elif any(label in (s.get("meld"), s.get("to")) for s in self.plan[1:]):
-                self._abort()  # a later step needs that meld and its id is unknown
-                return
+        if not bind_created(self.bound, step, reply, self.plan[1:]):
+            self._abort()  # a later step needs that meld and its id is unknown
+            return
         self.plan.pop(0)
         if step["do"] == "stop":
             # Frozen now: plan again on the table as it is (it may have changed since the

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .classic_plans import Seat, TurnPlan, View, plan_casual, plan_shark, read
+from .plans import bind_created
 
 LEVELS = ("casual", "shark")
 
@@ -98,14 +99,9 @@ class ClassicBrain:
         self.stats["ack:" + str(do)] += 1
         if step is None or not self.plan or self.plan[0] is not step:
             return
-        label = step.get("creates")
-        if label is not None:
-            mid = (reply.get("made") or {}).get("meld")
-            if isinstance(mid, int):
-                self.bound[label] = mid
-            elif any(label in (s.get("meld"), s.get("to")) for s in self.plan[1:]):
-                self._fallback()  # a later step needs that meld and its id is unknown
-                return
+        if not bind_created(self.bound, step, reply, self.plan[1:]):
+            self._fallback()  # a later step needs that meld and its id is unknown
+            return
         self.plan.pop(0)
         if do in ("end", "draw", "pass"):
             self.plan = []

@@ -58,6 +58,22 @@ class Plan:
         return any(s["do"] == "lay" for s in self.steps)
 
 
+def bind_created(bound: dict[str, int], step: dict[str, Any], reply: dict[str, Any],
+                 rest: list[dict[str, Any]]) -> bool:
+    """After the ack of ``step``: when it made a meld (its ``creates`` label), bind the label to
+    the meld id the ack names (``made.meld``) in ``bound``. False when the ack names none and
+    a later step of ``rest`` needs it (``meld`` or ``to``): the plan cannot go on. Used by the
+    real-time and the classic brains."""
+    label = step.get("creates")
+    if label is None:
+        return True
+    mid = (reply.get("made") or {}).get("meld")
+    if isinstance(mid, int):
+        bound[label] = mid
+        return True
+    return not any(label in (s.get("meld"), s.get("to")) for s in rest)
+
+
 def _from_solution(sol: Solution) -> Plan:
     labels: dict[int, str] = {}
     made = 0
