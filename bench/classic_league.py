@@ -163,33 +163,18 @@ async def play_hand(base: str, number: int, preset: str, lineup: tuple[str, ...]
 
 
 async def run_league(args: argparse.Namespace, base: str) -> list[HandResult]:
-    executor = ThreadPoolExecutor(max_workers=args.threads, thread_name_prefix="classic-brain")
-    results: list[HandResult] = []
-    stop_at = time.monotonic() + args.max_minutes * 60
-    queue: asyncio.Queue[int] = asyncio.Queue()
-    for i in range(args.hands):
-        queue.put_nowait(i)
+    def failed(i: int, error: str) -> HandResult:
+        preset, lineup = lineup_of(i, args.seed)
+        return HandResult(i, preset, lineup, stuck=True, error=error)
 
-    async def worker() -> None:
-        while not queue.empty() and time.monotonic() < stop_at:
-            i = queue.get_nowait()
-            preset, lineup = lineup_of(i, args.seed)
-            try:
-                r = await asyncio.wait_for(play_hand(base, i, preset, lineup, executor, args),
-                                           args.hand_timeout + 30)
-            except Exception as e:  # noqa: BLE001 - a failed hand is reported as stuck
-                r = HandResult(i, preset, lineup, stuck=True, error=repr(e))
-            results.append(r)
-            if args.verbose or r.stuck:
-                print(f"hand {i:3d} {preset:15s} {'/'.join(lineup):40s} {r.end or '-':9s} "
-                      f"winner {r.winner_level or '-':7s} {r.seconds:5.1f} s {r.error}",
-                      flush=True)
-            elif len(results) % 25 == 0:
-                print(f"... {len(results)} hands", flush=True)
+    def describe(i: int, r: HandResult) -> str:
+        return (f"hand {i:3d} {r.preset:15s} {'/'.join(r.lineup):40s} {r.end or '-':9s} "
+                f"winner {r.winner_level or '-':7s} {r.seconds:5.1f} s {r.error}")
 
-    await asyncio.gather(*(worker() for _ in range(args.concurrency)))
-    executor.shutdown(wait=False)
-    return results
+    return await league.hands_at_once(
+        args, "classic-brain",
+        lambda i, executor: play_hand(base, i, *lineup_of(i, args.seed), executor, args),
+        failed, describe, 25)
 
 
 def _levels(results: list[HandResult]) -> tuple[Counter[str], Counter[str]]:

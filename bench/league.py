@@ -52,11 +52,11 @@ import tempfile
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -308,9 +308,21 @@ def describe(hv: dict[str, Any]) -> str:
             f"{clocks.get('freeze')}, tiebreak {clocks.get('tiebreak')}")
 
 
-async def league(args: argparse.Namespace, base: str) -> list[HandResult]:
-    executor = ThreadPoolExecutor(max_workers=args.threads, thread_name_prefix="league-brain")
-    results: list[HandResult] = []
+R = TypeVar("R")
+
+
+async def hands_at_once(args: argparse.Namespace, thread_name: str,
+                        play: Callable[[int, ThreadPoolExecutor], Awaitable[R]],
+                        failed: Callable[[int, str], R], describe: Callable[[int, R], str],
+                        every: int) -> list[R]:
+    """``args.hands`` hands, ``args.concurrency`` at once, until ``args.max_minutes``: hand ``i``
+    is ``play(i, executor)`` (the bots' thinking threads, ``args.threads``), bounded by
+    ``args.hand_timeout`` + 30 s; one that raises or runs over is ``failed(i, repr(error))``.
+    A stuck result (``.stuck``), or with ``args.verbose`` every one, is printed as
+    ``describe(i, result)``; otherwise a line every ``every`` hands. The results, in the order
+    the hands ended."""
+    executor = ThreadPoolExecutor(max_workers=args.threads, thread_name_prefix=thread_name)
+    results: list[R] = []
     stop_at = time.monotonic() + args.max_minutes * 60
     queue: asyncio.Queue[int] = asyncio.Queue()
     for i in range(args.hands):
@@ -319,25 +331,35 @@ async def league(args: argparse.Namespace, base: str) -> list[HandResult]:
     async def worker() -> None:
         while not queue.empty() and time.monotonic() < stop_at:
             i = queue.get_nowait()
-            lineup = LINEUPS[(i + args.seed) % len(LINEUPS)]
             try:
-                r = await asyncio.wait_for(
-                    play_hand(base, i, lineup, executor, args.hand_timeout, args.budget,
-                              args.pace, args.time_scale, args.reaction),
-                    args.hand_timeout + 30)
+                r = await asyncio.wait_for(play(i, executor), args.hand_timeout + 30)
             except Exception as e:  # noqa: BLE001 - a stuck or failed hand is reported
-                r = HandResult(i, lineup, stuck=True, error=repr(e))
+                r = failed(i, repr(e))
             results.append(r)
-            if args.verbose or r.stuck:
-                print(f"hand {i:3d} {'/'.join(lineup):20s} {r.end or '-':9s} winner "
-                      f"{r.winner_level or '-':7s} {r.seconds:5.1f} s "
-                      f"({r.game_seconds:.0f} game s) {r.error}", flush=True)
-            elif len(results) % 20 == 0:
+            if args.verbose or getattr(r, "stuck", False):
+                print(describe(i, r), flush=True)
+            elif len(results) % every == 0:
                 print(f"... {len(results)} hands", flush=True)
 
     await asyncio.gather(*(worker() for _ in range(args.concurrency)))
     executor.shutdown(wait=False)
     return results
+
+
+async def league(args: argparse.Namespace, base: str) -> list[HandResult]:
+    def lineup_of(i: int) -> tuple[str, ...]:
+        return tuple(LINEUPS[(i + args.seed) % len(LINEUPS)])
+
+    def describe(i: int, r: HandResult) -> str:
+        return (f"hand {i:3d} {'/'.join(r.lineup):20s} {r.end or '-':9s} winner "
+                f"{r.winner_level or '-':7s} {r.seconds:5.1f} s "
+                f"({r.game_seconds:.0f} game s) {r.error}")
+
+    return await hands_at_once(
+        args, "league-brain",
+        lambda i, executor: play_hand(base, i, lineup_of(i), executor, args.hand_timeout,
+                                      args.budget, args.pace, args.time_scale, args.reaction),
+        lambda i, error: HandResult(i, lineup_of(i), stuck=True, error=error), describe, 20)
 
 
 def report(results: list[HandResult], wall: float, args: argparse.Namespace) -> int:
