@@ -327,6 +327,8 @@ const en = {
   "replay.link": "Replay",
   "ref.hand_not_over": "This hand is still being played: its replay opens once it is over.",
   "ref.no_such_hand": "There is no such hand at this table.",
+  "ref.no_classic_replay": "Replays are for Machiavelox hands: a classic table has no replay.",
+  "ref.unknown_command": "This table does not play that command.",
   "ref.no_such_table": "There is no such table.",
   "ref.not_found": "There is nothing at this address.",
   "ref.agora_table": "Agora games are matched by the queue: join the queue for your next game.",

@@ -328,6 +328,8 @@ const it = {
   "replay.link": "Replay",
   "ref.hand_not_over": "Questa mano è ancora in corso: il replay si apre quando è finita.",
   "ref.no_such_hand": "A questo tavolo non c'è questa mano.",
+  "ref.no_classic_replay": "I replay sono per le mani di Machiavelox: un tavolo classico non ha replay.",
+  "ref.unknown_command": "A questo tavolo non si gioca questo comando.",
   "ref.no_such_table": "Questo tavolo non esiste.",
   "ref.not_found": "A questo indirizzo non c'è niente.",
   "ref.agora_table": "Le partite dell'agorà si formano dalla coda: mettiti in coda per la prossima partita.",

@@ -328,6 +328,8 @@ const nl = {
   "replay.link": "Herhaling",
   "ref.hand_not_over": "Deze hand wordt nog gespeeld: de herhaling opent zodra ze voorbij is.",
   "ref.no_such_hand": "Die hand bestaat niet aan deze tafel.",
+  "ref.no_classic_replay": "Herhalingen zijn er voor Machiavelox-handen: een klassieke tafel heeft geen herhaling.",
+  "ref.unknown_command": "Deze tafel kent dat commando niet.",
   "ref.no_such_table": "Die tafel bestaat niet.",
   "ref.not_found": "Op dit adres staat niets.",
   "ref.agora_table": "Agorapartijen komen uit de wachtrij: ga in de wachtrij voor je volgende partij.",
