@@ -226,7 +226,13 @@ _COUNTS: dict[str, tuple[int, bool]] = {
     "max_jokers": (1, True), "opening": (0, False), "target": (1, False), "deals": (1, False),
     "threshold": (1, False), "max_hands": (1, True),
 }
-_SECONDS: dict[str, bool] = {"clock": True, "absence": False, "pause": False}
+# Seconds: ``(fewest, None allowed)``; at most a day. A floor keeps a table playable: a turn
+# clock or a pause of a millisecond dealt and ended hands by the thousand, unattended,
+# at full CPU and without end (a tester's finding, issue 16).
+_SECONDS: dict[str, tuple[float, bool]] = {
+    "clock": (10.0, True), "absence": (10.0, False), "pause": (5.0, False)}
+#: The longest duration an option takes (seconds).
+MOST_SECONDS = 86400.0
 
 
 def _option_value(key: str, value: Any) -> Any:
@@ -253,11 +259,13 @@ def _option_value(key: str, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or value < lowest:
             raise bad(f"a whole number from {lowest}" + (" or null" if nullable else ""))
         return value
-    nullable = _SECONDS[key]
+    fewest, nullable = _SECONDS[key]
     if value is None and nullable:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 86400:
-        raise bad("a number of seconds above 0" + (" or null" if nullable else ""))
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or not fewest <= value <= MOST_SECONDS):
+        raise bad(f"a number of seconds from {fewest:g} to {MOST_SECONDS:g}"
+                  + (" or null" if nullable else ""))
     return float(value)
 
 

@@ -60,6 +60,7 @@ from .protocol import HintIn, HintOut, RefusedOut, ResumeIn, dump_reply, parse_c
 from .registry import TableRegistry
 from .sessions import Session, Sessions
 from .settings import Settings
+from .table_commands import seat_sentence
 from .tables import SERVER_REFUSALS, Table
 
 Level = Literal["casual", "shark"]
@@ -340,7 +341,9 @@ async def answer_hint(table: Table, conn: Connection, msg: HintIn) -> None:
     """Send ``conn`` the suggested play for its seat, or a refusal."""
 
     def refuse(code: str) -> None:
-        text = SERVER_REFUSALS.get(code) or HINT_REFUSALS[code]
+        # The server's own sentences name the table's seat count ("four seated players").
+        text = (seat_sentence(code, table.size) if code in SERVER_REFUSALS
+                else HINT_REFUSALS[code])
         conn.send(dump_reply(RefusedOut(id=msg.id, code=code, message=text)))
 
     seat = conn.seat

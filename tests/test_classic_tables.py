@@ -110,6 +110,11 @@ class TestOptions:
         ("classic", 2, {"min_real": 1}, "bad_option"),
         ("classic", 2, {"max_jokers": 0}, "bad_option"),
         ("classic", 2, {"clock": 0}, "bad_option"),
+        # Floors (t16): a millisecond clock or pause dealt hands by the thousand, unattended.
+        ("classic", 2, {"clock": 9.9}, "bad_option"),
+        ("classic", 2, {"absence": 9}, "bad_option"),
+        ("classic", 2, {"pause": 4.5}, "bad_option"),
+        ("classic", 2, {"clock": 86401}, "bad_option"),
         ("classic", 2, {"first_turn_out": 1}, "bad_option"),
         # 2.0 == 2 in Python, but a float pack count crashed the deal (t15):
         ("classic", 2, {"packs": 2.0}, "bad_option"),

@@ -59,4 +59,4 @@ def test_the_clients_options_are_c1s() -> None:
             lowest, nullable = R._COUNTS[name]
             assert o["kind"] == "count" and o["lowest"] == lowest and bool(o.get("none")) == nullable, name
         else:
-            assert o["kind"] == "seconds" and bool(o.get("none")) == R._SECONDS[name], name
+            assert o["kind"] == "seconds" and bool(o.get("none")) == R._SECONDS[name][1], name
