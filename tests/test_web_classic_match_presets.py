@@ -59,4 +59,5 @@ def test_the_clients_options_are_c1s() -> None:
             lowest, nullable = R._COUNTS[name]
             assert o["kind"] == "count" and o["lowest"] == lowest and bool(o.get("none")) == nullable, name
         else:
-            assert o["kind"] == "seconds" and bool(o.get("none")) == R._SECONDS[name][1], name
+            fewest, nullable = R._SECONDS[name]
+            assert o["kind"] == "seconds" and o["lowest"] == fewest and bool(o.get("none")) == nullable, name

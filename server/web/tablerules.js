@@ -35,7 +35,7 @@ export const DEFAULT_PLAYERS = 4;
 /**
  * C1's options in the form's order: {name, kind, values?, lowest?, none?, group}.
  * kind "choice": one of `values`; "count": a whole number from `lowest` (`none`: empty is
- * null, "no cap"); "seconds": a number of seconds above 0 (`none`: empty is null, "none").
+ * null, "no cap"); "seconds": a number of seconds from `lowest` to 86400 (`none`: empty is null, "none").
  * group "match" options only count for a match (mode "long").
  */
 export const OPTIONS = [
@@ -47,9 +47,9 @@ export const OPTIONS = [
   { name: "min_real", kind: "choice", values: [2, 3] },
   { name: "freed_joker", kind: "choice", values: ["replay", "keep"] },
   { name: "opening", kind: "count", lowest: 0 },
-  { name: "clock", kind: "seconds", none: true },
-  { name: "absence", kind: "seconds" },
-  { name: "pause", kind: "seconds" },
+  { name: "clock", kind: "seconds", lowest: 10, none: true },
+  { name: "absence", kind: "seconds", lowest: 10 },
+  { name: "pause", kind: "seconds", lowest: 5 },
   { name: "first_turn_out", kind: "choice", values: [true, false] },
   { name: "scoring", kind: "choice", values: ["winner", "penalty"] },
   { name: "values", kind: "choice", values: ["high", "low"] },
