@@ -58,6 +58,8 @@ def test_the_clients_options_are_c1s() -> None:
         elif name in R._COUNTS:
             lowest, nullable = R._COUNTS[name]
             assert o["kind"] == "count" and o["lowest"] == lowest and bool(o.get("none")) == nullable, name
+            assert o.get("most") == R.PLAYABLE_COUNTS.get(name), name
         else:
-            fewest, nullable = R._SECONDS[name]
-            assert o["kind"] == "seconds" and o["lowest"] == fewest and bool(o.get("none")) == nullable, name
+            nullable = R._SECONDS[name]
+            assert o["kind"] == "seconds" and o["lowest"] == R.PLAYABLE_SECONDS[name], name
+            assert bool(o.get("none")) == nullable, name

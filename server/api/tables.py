@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, StrictInt
 
-from engine.rules import MatchEnd, OptionsRefused, RuleSet, table_rules
+from engine.rules import MatchEnd, OptionsRefused, RuleSet, playable, table_rules
 
 from .. import again
 from ..bots import BotSeats, get_bot_seats
@@ -145,7 +145,8 @@ def classic_rules(preset: str, players: int, mode: str, options: dict[str, Any] 
                   timers: dict[str, float] | None) -> RuleSet:
     """A classic table's rules (C1, C2): ``engine.rules.table_rules``; ``mode`` ``single``
     makes the ``match`` option ``single`` (one hand), ``long`` refuses it; test ``timers``
-    (``clock``, ``absence``, ``pause``: seconds above 0) replace those durations. Raises
+    (``clock``, ``absence``, ``pause``: seconds above 0) replace those durations; chosen
+    options outside what a server table plays are refused (``engine.rules.playable``). Raises
     :class:`OptionsRefused` (``bad_option``…) or ``ValueError``."""
     chosen = dict(options or {})
     if mode == "single":
@@ -154,6 +155,7 @@ def classic_rules(preset: str, players: int, mode: str, options: dict[str, Any] 
         raise OptionsRefused("bad_option", "A long game is a match of several hands: its "
                              "match option is target, deals or threshold, not single.")
     rules = table_rules(preset, players, chosen)
+    playable(chosen)  # a server table's floors and ceilings (engine.rules.PLAYABLE_*)
     if timers:
         for key, value in timers.items():
             if key not in CLASSIC_TIMERS:

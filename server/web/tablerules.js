@@ -33,8 +33,8 @@ export const MOST_PLAYERS = 6;
 export const DEFAULT_PLAYERS = 4;
 
 /**
- * C1's options in the form's order: {name, kind, values?, lowest?, none?, group}.
- * kind "choice": one of `values`; "count": a whole number from `lowest` (`none`: empty is
+ * C1's options in the form's order: {name, kind, values?, lowest?, most?, none?, group}.
+ * kind "choice": one of `values`; "count": a whole number from `lowest` (to `most`; `none`: empty is
  * null, "no cap"); "seconds": a number of seconds from `lowest` to 86400 (`none`: empty is null, "none").
  * group "match" options only count for a match (mode "long").
  */
@@ -46,7 +46,7 @@ export const OPTIONS = [
   { name: "max_jokers", kind: "count", lowest: 1, none: true },
   { name: "min_real", kind: "choice", values: [2, 3] },
   { name: "freed_joker", kind: "choice", values: ["replay", "keep"] },
-  { name: "opening", kind: "count", lowest: 0 },
+  { name: "opening", kind: "count", lowest: 0, most: 150 },
   { name: "clock", kind: "seconds", lowest: 10, none: true },
   { name: "absence", kind: "seconds", lowest: 10 },
   { name: "pause", kind: "seconds", lowest: 5 },
@@ -55,10 +55,10 @@ export const OPTIONS = [
   { name: "values", kind: "choice", values: ["high", "low"] },
   { name: "stock_out", kind: "choice", values: ["pass", "fewest"] },
   { name: "match", kind: "choice", values: ["target", "deals", "threshold", "single"], group: "match" },
-  { name: "target", kind: "count", lowest: 1, group: "match" },
-  { name: "deals", kind: "count", lowest: 1, group: "match" },
-  { name: "threshold", kind: "count", lowest: 1, group: "match" },
-  { name: "max_hands", kind: "count", lowest: 1, none: true, group: "match" },
+  { name: "target", kind: "count", lowest: 1, most: 10000, group: "match" },
+  { name: "deals", kind: "count", lowest: 1, most: 100, group: "match" },
+  { name: "threshold", kind: "count", lowest: 1, most: 10000, group: "match" },
+  { name: "max_hands", kind: "count", lowest: 1, most: 1000, none: true, group: "match" },
 ];
 
 export const OPTION_NAMES = OPTIONS.map((o) => o.name);
