@@ -1,7 +1,8 @@
 """Keyboard-only play at a classic table (issue 16, "free rearranging ... by drag, click and
 keyboard"), found by a tester playing without a mouse.
 
-The buttons that live inside a meld (the faces a joker may stand for, C8) must answer Enter and
+The New meld tile tells a screen reader what it does at a classic table (it spoke of "staged
+cards", which a classic table has none of). The buttons that live inside a meld (the faces a joker may stand for, C8) must answer Enter and
 Space like any button: the table's key handler used to take Enter on them for "put the selection
 on this meld", so a keyboard player could never choose 5♣ over 2♣.
 """
@@ -32,6 +33,9 @@ def test_a_keyboard_player_chooses_the_face_of_a_joker(live_server: Any, browser
     ada = browsers.page("ada", session=session)
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#turn-banner")).to_have_text("Your turn")
+    # The New meld tile says what it does here (no staging area at a classic table).
+    expect(ada.locator("#new-meld")).to_have_attribute(
+        "aria-label", "New meld: lay the selected hand cards here, or move the selected table card or loose joker here")
     for face in ("3C", "4C", "JK"):
         ada.focus(f"#my-hand .card[data-face='{face}']")
         ada.keyboard.press("Space")
