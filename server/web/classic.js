@@ -111,7 +111,7 @@ function boardEl(S, A, v) {
   const melds = v.table.map((m) => meldBox(S, A, v, m, myTurn, since.melds.has(m.id), hinted.has(m.id)));
   const newTile = myTurn ? h("div", {
     class: "meld new-meld", role: "button", tabindex: "0", id: "new-meld",
-    "aria-label": t("board.new_meld_label"), dataset: { drop: "new", key: "new" },
+    "aria-label": t("ct.new_meld_label"), dataset: { drop: "new", key: "new" },
     onclick: () => A.activateZone("new"),
   }, h("span", { class: "plus", "aria-hidden": "true" }, "+"), h("span", {}, t("board.new_meld"))) : null;
   return h("section", {

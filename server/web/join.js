@@ -18,7 +18,7 @@ export const Home = {
     S.homeError = null;
     const draft = S.newTable;
     const classic = !!draft && draft.variant === "classic";
-    if (draft) draft.error = null;
+    if (draft) { draft.error = null; draft.errorOption = null; }
     let sess;
     try {
       sess = await ensureSession(name);
@@ -33,7 +33,7 @@ export const Home = {
       if (Array.isArray(res.bots) && res.bots.length) rememberBots(res.code, res.bots);
       navigate(`/t/${res.code}`);
     } catch (e) {
-      if (classic) draft.error = errorText(e);
+      if (classic) { draft.error = errorText(e); draft.errorCode = e.code; draft.errorOption = refusedOption(e); }
       else S.homeError = errorText(e);
       render();
     }
@@ -71,3 +71,13 @@ export const Home = {
     navigate("/");
   },
 };
+
+/** The form field a refused classic table is about (C1), so that the page can name and mark
+ * it in any language: the option the server's sentence quotes ("Option 'opening' takes ..."),
+ * else the one its code points at; null when none. */
+export function refusedOption(e) {
+  const quoted = /Option '([a-z_]+)'/.exec((e && e.message) || "");
+  if (quoted) return quoted[1];
+  if (e && e.code === "bad_option" && /jokers with/.test(e.message || "")) return "jokers";
+  return { too_many_players: "players", too_few_players: "players", no_stock: "hand", target_with_penalty: "scoring" }[e && e.code] || null;
+}

@@ -66,7 +66,8 @@ export function installKeys(A) {
       return;
     }
     if (el && (ev.key === "Enter" || ev.key === " ")) {
-      if (el.tagName === "BUTTON") return; // buttons handle themselves
+      // Buttons handle themselves, also one inside a card or meld (a joker's faces, C8).
+      if (ev.target.closest("button")) return;
       ev.preventDefault();
       if (el.dataset.zone) A.activateCard(el.dataset.zone, el.dataset.face, parseInt(el.dataset.occ, 10), el.dataset.meld ? parseInt(el.dataset.meld, 10) : undefined);
       else if (el.dataset.drop) A.activateZone(el.dataset.drop, el.dataset.meld ? parseInt(el.dataset.meld, 10) : undefined);

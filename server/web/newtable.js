@@ -35,8 +35,14 @@ export function variantChoice(d, rerender) {
 }
 
 function classicOptions(d, rerender) {
-  const field = (id, label, control, note) => h("div", { class: "opt-field", dataset: { option: id } },
-    h("label", { for: `opt-${id}` }, label), control, note ? h("span", { class: "muted small" }, note) : null);
+  const field = (id, label, control, note) => {
+    if (d.error && d.errorOption === id) { control.setAttribute("aria-invalid", "true"); control.setAttribute("aria-describedby", "create-error"); }
+    return h("div", { class: "opt-field" + (d.error && d.errorOption === id ? " refused" : ""), dataset: { option: id } },
+      h("label", { for: `opt-${id}` }, label), control, note ? h("span", { class: "muted small" }, note) : null);
+  };
+  // The refused field is marked; a bad value (whose sentence names the option by its code, or
+  // in Italian and Dutch not at all) is also named in the player's language ("Opening minimum: ...").
+  const refusedLabel = d.error && d.errorCode === "bad_option" && d.errorOption ? t("opt." + d.errorOption, {}, null) : null;
   const select = (id, values, current, onchange, word) => h("select", { id: `opt-${id}`, class: "input", "data-key": `opt-${id}`, onchange },
     values.map((v) => h("option", { value: String(v), selected: String(v) === String(current) ? true : null }, word(v))));
   const preset = select("preset", Object.keys(PRESETS), d.preset, (ev) => {
@@ -84,7 +90,7 @@ function classicOptions(d, rerender) {
     h("fieldset", { class: "opt-group" }, h("legend", {}, t("newt.bots")),
       h("div", { class: "opt-grid" }, field("bots", t("newt.bot_count"), botCount), field("bot-level", t("newt.bot_level"), botLevel))),
     h("p", { class: "muted small" }, t("newt.modes")),
-    d.error ? h("p", { class: "error", role: "alert", id: "create-error" }, d.error) : null);
+    d.error ? h("p", { class: "error", role: "alert", id: "create-error" }, refusedLabel ? [h("strong", {}, refusedLabel), ": ", d.error] : d.error) : null);
 }
 
 /** One option's value in words ("2", "no cap", "120 s", "low only (A-2-3)"). */

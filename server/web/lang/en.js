@@ -612,6 +612,8 @@ const en = {
   "ref.not_in_game": "That player has left the match.",
   // -- bots
   "ref.hint_not_your_turn": "Hints come on your turn: it is not your turn now.",
+  // -- test16a
+  "ct.new_meld_label": "New meld: lay the selected hand cards here, or move the selected table card or loose joker here",
 };
 
 export default en;

@@ -613,6 +613,8 @@ const it = {
   "ref.not_in_game": "Quella persona ha lasciato la partita.",
   // -- bots
   "ref.hint_not_your_turn": "I suggerimenti arrivano al tuo turno: ora non tocca a te.",
+  // -- test16a
+  "ct.new_meld_label": "Nuova combinazione: cala qui le carte selezionate della mano, o sposta qui la carta del tavolo o il jolly libero selezionato",
 };
 
 export default it;

@@ -613,6 +613,8 @@ const nl = {
   "ref.not_in_game": "Die speler heeft de partij verlaten.",
   // -- bots
   "ref.hint_not_your_turn": "Tips komen als je aan de beurt bent: nu ben je niet aan de beurt.",
+  // -- test16a
+  "ct.new_meld_label": "Nieuwe combinatie: leg hier de gekozen kaarten uit je hand, of verplaats hierheen de gekozen tafelkaart of losse joker",
 };
 
 export default nl;
