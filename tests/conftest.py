@@ -50,12 +50,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(autouse=True)
-def no_running_loop_outside_the_browser(request: pytest.FixtureRequest) -> Iterator[None]:
+def no_running_loop_outside_browser_tests(request: pytest.FixtureRequest) -> Iterator[None]:
     """Playwright's sync API, once the session's Chromium is up, leaves its event loop set as
     running in this thread; a test after it (on the same xdist worker) that calls
     ``asyncio.run`` would fail with "cannot be called from a running event loop". Outside the
-    browser tests, hide that loop for the test and put it back after."""
-    if "chromium_browser" in request.fixturenames:
+    browser tests (any using a ``..._browser`` fixture: the session's Chromium or a module's
+    own, tests/test_bots_web.py), hide that loop for the test and put it back after."""
+    if any(name.endswith("browser") for name in request.fixturenames):
         yield
         return
     loop = asyncio._get_running_loop()
