@@ -49,7 +49,7 @@ function headBar(S, A, v) {
     h("span", { class: "chip", id: "stock-chip" }, t("ct.stock", { n: v.stock })),
   ];
   const order = playOrder(v);
-  if (order.length && v.turn) {
+  if (order.length > 1 && v.turn) {  // one player left in the hand has no order to show
     items.push(h("span", { class: "chip c-order", id: "play-order", title: t("ct.order_title") },
       t("ct.order"), " ", order.map((n, i) => [i ? " \u2192 " : "", h("span", { class: i === 0 ? "on-turn" : "" }, n === v.you ? t("word.you") : n)])));
   }

@@ -93,6 +93,12 @@ function classicOptions(d, rerender) {
     d.error ? h("p", { class: "error", role: "alert", id: "create-error" }, refusedLabel ? [h("strong", {}, refusedLabel), ": ", d.error] : d.error) : null);
 }
 
+/** An option's name without the form's note on its unit ("Turn clock", not "Turn clock
+ *  (seconds)"): its value in words says the unit ("60 s"). */
+export function optionName(name) {
+  return t("opt." + name).replace(/\s*\([^)]*\)\s*$/, "");
+}
+
 /** One option's value in words ("2", "no cap", "120 s", "low only (A-2-3)"). */
 export function optionValueText(name, value) {
   const opt = OPTIONS.find((o) => o.name === name);
@@ -129,7 +135,7 @@ export function invitationRules(summary) {
     w.preset ? (changes.length
       ? [h("p", { class: "muted small" }, t("invite.changes")),
         h("ul", { class: "invite-changes", id: "invite-changes" },
-          changes.map((c) => h("li", { dataset: { option: c.name } }, t("opt." + c.name), ": ", h("strong", {}, optionValueText(c.name, c.value)))))]
+          changes.map((c) => h("li", { dataset: { option: c.name } }, optionName(c.name), ": ", h("strong", {}, optionValueText(c.name, c.value)))))]
       : h("p", { class: "muted small", id: "invite-no-changes" }, t("invite.as_preset"))) : null);
 }
 
