@@ -13,7 +13,7 @@ each to its field (``ace`` → ``ace_mode``, ``max_jokers`` → ``most_jokers_pe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
@@ -65,6 +65,12 @@ class StockOut(StrEnum):
     FEWEST = "fewest"  # the hand ends at once; the fewest points in hand win
 
 
+#: The durations a test may shorten (``RuleSet.with_timers``), seconds: Machiavelox's clocks
+#: and a classic table's (the turn clock C20, absence C31, the pause between hands).
+MACHIAVELOX_TIMERS = ("play", "hold", "inactivity", "freeze", "absence", "tiebreak", "pause")
+CLASSIC_TIMERS = ("clock", "absence", "pause")
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """One variant's parameters.
@@ -113,15 +119,15 @@ class RuleSet:
     most_players: int = 6
     most_players_two_packs: int = 6  # C2: classic_dutch seats 6 only with 3 packs
 
-    def with_timers(self, **seconds: float) -> RuleSet:
-        """A copy with some durations replaced (keys: play, hold, inactivity,
-        freeze, absence, tiebreak, pause). Raises ``ValueError`` for an unknown
-        key or a duration that is not positive."""
-        allowed = {"play", "hold", "inactivity", "freeze", "absence", "tiebreak", "pause"}
+    def with_timers(self, allowed: Collection[str] = MACHIAVELOX_TIMERS, /,
+                    **seconds: float) -> RuleSet:
+        """A copy with some durations replaced (keys: ``allowed``, Machiavelox's clocks by
+        default; a classic table's are :data:`CLASSIC_TIMERS`). Raises ``ValueError`` for an
+        unknown key or a duration that is not a positive number."""
         for key, value in seconds.items():
             if key not in allowed:
-                raise ValueError(f"unknown timer '{key}': one of {sorted(allowed)}")
-            if not isinstance(value, (int, float)) or value <= 0:
+                raise ValueError(f"unknown timer '{key}': one of {', '.join(allowed)}")
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                 raise ValueError(f"timer '{key}' must be a positive number of seconds")
         changes: dict[str, Any] = {k: float(v) for k, v in seconds.items()}
         return replace(self, **changes)

@@ -13,14 +13,13 @@ impossible table is refused 422 with the engine's code and sentence, and nothing
 
 from __future__ import annotations
 
-import dataclasses
 import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
 from pydantic import BaseModel, Field, StrictInt
 
-from engine.rules import MatchEnd, OptionsRefused, RuleSet, playable, table_rules
+from engine.rules import CLASSIC_TIMERS, MatchEnd, OptionsRefused, RuleSet, playable, table_rules
 
 from .. import again
 from ..bots import BotSeats, get_bot_seats
@@ -53,8 +52,6 @@ class BotsIn(BaseModel):
 
 Variant = Literal["machiavelox", "classic", "classic_italian", "classic_dutch"]
 
-#: The test-only ``timers`` of a classic table: rule-set fields (seconds).
-CLASSIC_TIMERS = ("clock", "absence", "pause")
 
 
 class CreateTableIn(BaseModel):
@@ -157,14 +154,7 @@ def classic_rules(preset: str, players: int, mode: str, options: dict[str, Any] 
     rules = table_rules(preset, players, chosen)
     playable(chosen)  # a server table's floors and ceilings (engine.rules.PLAYABLE_*)
     if timers:
-        for key, value in timers.items():
-            if key not in CLASSIC_TIMERS:
-                raise ValueError(f"unknown timer '{key}' for a classic table: one of "
-                                 f"{', '.join(CLASSIC_TIMERS)}")
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ValueError(f"timer '{key}' must be a positive number of seconds")
-        seconds: dict[str, Any] = {k: float(v) for k, v in timers.items()}
-        rules = dataclasses.replace(rules, **seconds)
+        rules = rules.with_timers(CLASSIC_TIMERS, **timers)
     return rules
 
 
