@@ -82,15 +82,19 @@ class ChainUndo(Judging):
                 self.holds[held_by].meld = a.src[1]
 
     def _notify(self, cause: int, hits: dict[str, list[str]],
-                wounds: list[dict[str, Any]] | None = None) -> None:
+                wounds: list[dict[str, Any]] | None = None, reason: str = "wounded") -> None:
         """§5.5's notice: which failed play sent which cards back to whom, and why it failed
-        (``wounds``, as in ``play_ended``: ``engine.judging.Judging._wounds``)."""
+        (``wounds``, as in ``play_ended``: ``engine.judging.Judging._wounds``; ``reason``,
+        ``cause_reason`` in the event, how the cause play ended: ``cancel`` when its player
+        cancelled it (R8: a play that leaned on it falls with it), otherwise the
+        ``play_ended`` reason, or ``wounded`` when R10's sweep brought it down)."""
         cp = self.plays[cause]
         for p, cards in hits.items():
             if p == cp.player and not cards:
                 continue
             self._emit("chain_undo", p, {"cause": cause, "cause_player": cp.player,
-                                         "cards_back": cards, "wounds": wounds or []})
+                                         "cards_back": cards, "wounds": wounds or [],
+                                         "cause_reason": reason})
 
     def _sweep(self) -> None:
         """R10's final sweep: confirmed, not final plays now wounded fall too."""

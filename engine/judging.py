@@ -4,10 +4,13 @@ Pure functions over a hand's action graph; :class:`~engine.hand.Hand` calls them
 
 *Taking an action back* follows the order of actions (R8): a card is in the
 judged meld at most once, where the newest of its live actions that is not
-taken back put it. If every live action of the card is taken back, the card is
-where its oldest live action found it. So a removal taken back after the card
-has already come back brings in nothing, and a card the judged play itself
-moved out is not in the meld.
+taken back put it. Taking back an action also takes back its play's later
+actions of the same card, wherever they went (turn 3: the card is judged where it
+was before that play first moved it, so a twin another play added in its place
+leans on that play). If every live action of the card is taken back, the card is
+where its oldest live action found it. So a removal taken back after the card has
+already come back brings in nothing, and a card the judged play itself moved out
+is not in the meld.
 
 The smallest set of open actions to *put back* (un-take-back) so the meld is
 valid or empty is searched exactly, in R8's tie-break order: fewest actions,
@@ -15,10 +18,12 @@ then the set whose newest action is oldest, then whose next-newest is oldest,
 and so on (colexicographic order on action numbers). Two reductions keep it
 exact and small:
 
-* per card, only one put-back action matters: putting back several actions of
-  one card leaves it where the newest of them put it, which that action alone
-  does; so a smallest set holds at most one action per card, the oldest that
-  changes whether the card is in the meld;
+* per card, one smallest set matters: whether a card is in the meld is yes or no,
+  so a smallest set changes each card it touches by that card's own smallest flip
+  (fewest of its actions, then colex). That is one action, the oldest that changes
+  the card's presence, except where turn 3 hides a play's later action behind its
+  earlier one (putting back the later alone does nothing): then a card's flip can take
+  two or more, and the search weighs cards by the actions they cost;
 * every real card of a valid meld shares a suit (a run) or a rank (a set), so
   the search runs once per suit and rank among the cards involved: cards of
   another suit or rank must be out (forced), which bounds what is left free.
@@ -46,12 +51,26 @@ def location(stack: Sequence[Action], current: Loc, taken_back: Collection[Actio
     ``stack`` is the card's live actions, oldest first (R10's card edges);
     ``current`` its location now. Returns a location tuple like ``("meld", 3)``.
     """
+    back = _taken_back_with_later(stack, taken_back)
     for a in reversed(stack):
-        if a not in taken_back:
+        if a not in back:
             return ("meld", a.dst)
     if stack:
         return stack[0].src
     return current
+
+
+def _taken_back_with_later(stack: Sequence[Action], taken_back: Collection[Action]) -> set[Action]:
+    """The card's actions taken back once each taken-back action also takes back its
+    play's later actions of the same card (R8, turn 3: the card is judged where it was
+    before that play first moved it, so a twin added in its place depends on that play)."""
+    cut: set[int] = set()
+    back: set[Action] = set()
+    for a in stack:
+        if a in taken_back or a.play in cut:
+            cut.add(a.play)
+            back.add(a)
+    return back
 
 
 def judged_cards(
@@ -108,24 +127,33 @@ def smallest_put_back(
         present[c] = location(stacks.get(c, ()), locs[c], all_back) == here
     if valid_or_empty([c for c, p in present.items() if p], rules):
         return []
-    # One flip per card: the oldest other action that, put back alone, changes its presence.
-    flip: dict[int, Action] = {}
+    # One flip per card: the smallest set of its other actions that, put back, changes its
+    # presence (R8's order: fewest, then colex). Usually one action; two or more only when
+    # turn 3's closure hides a later action of a play behind its earlier one.
+    by_card: dict[int, list[Action]] = {}
     for a in sorted(others, key=lambda x: x.seq):
-        c = a.card
-        if c in flip:
-            continue
-        if (location(stacks.get(c, ()), locs[c], all_back - {a}) == here) != present[c]:
-            flip[c] = a
+        if a.card in present:
+            by_card.setdefault(a.card, []).append(a)
+    flip: dict[int, list[Action]] = {}
+    for c, acts in by_card.items():
+        f = _card_flip(acts, stacks.get(c, ()), locs[c], all_back, here, present[c])
+        if f is not None:
+            flip[c] = f
     fixed_in = [c for c, p in present.items() if p and c not in flip]
-    flippable = sorted(flip, key=lambda c: flip[c].seq)  # oldest flip first
-    seq_of = {c: flip[c].seq for c in flippable}
+    flippable = sorted(flip, key=lambda c: flip[c][0].seq)  # oldest flip first
+    seq_of = {c: flip[c][0].seq for c in flippable}
+    weighted = any(len(f) > 1 for f in flip.values())
     best: tuple[int, tuple[int, ...], list[int]] | None = None  # (size, seqs newest first, cards)
+
+    def key(flipped: list[int]) -> tuple[int, tuple[int, ...]]:
+        order = tuple(sorted((a.seq for c in flipped for a in flip[c]), reverse=True))
+        return len(order), order
 
     def offer(flipped: list[int]) -> None:
         nonlocal best
-        order = tuple(sorted((seq_of[c] for c in flipped), reverse=True))
-        if best is None or (len(order), order) < best[:2]:
-            best = (len(order), order, flipped)
+        k = key(flipped)
+        if best is None or k < best[:2]:
+            best = (k[0], k[1], flipped)
 
     if not fixed_in:  # everything in it put back out: an empty meld is in order
         offer([c for c in flippable if present[c]])
@@ -134,23 +162,71 @@ def smallest_put_back(
     for rank in sorted({C.rank_of(c) for c in reals}):
         plan = _plan(fixed_in, flippable, present, _same(C.rank_of, rank))
         if plan is not None:
-            found = _subsets(plan, present, rules)
+            found = _weighted(plan, present, key, rules) if weighted else _subsets(plan, present, rules)
             if found is not None:
                 offer(found)
     for suit in sorted({C.suit_of(c) for c in reals}):
         plan = _plan(fixed_in, flippable, present, _same(C.suit_of, suit))
         if plan is None:
             continue
-        found = _subsets(plan, present, rules) if jokers else _windows(plan, present, seq_of, rules)
+        if weighted:
+            found = _weighted(plan, present, key, rules)
+        elif jokers:
+            found = _subsets(plan, present, rules)
+        else:
+            found = _windows(plan, present, seq_of, rules)
         if found is not None:
             offer(found)
     if not reals:  # only jokers: no suit or rank to go by
-        found = _subsets(([], flippable, fixed_in), present, rules)
+        plan = ([], flippable, fixed_in)
+        found = _weighted(plan, present, key, rules) if weighted else _subsets(plan, present, rules)
         if found is not None:
             offer(found)
     if best is None:
         return None
-    return sorted((flip[c] for c in best[2]), key=lambda x: x.seq)
+    return sorted((a for c in best[2] for a in flip[c]), key=lambda x: x.seq)
+
+
+def _card_flip(acts: list[Action], stack: Sequence[Action], loc: Loc, all_back: set[Action],
+               here: Loc, present: bool) -> list[Action] | None:
+    """The smallest set of ``acts`` (one card's other open actions on the meld, oldest
+    first) whose putting back changes whether the card is ``here``, in R8's order; None
+    if none does. Past 8 actions only sets of one or two are tried (a card moved that
+    often by open plays is rare; the search is then conservative, never wrong)."""
+    top = len(acts) if len(acts) <= 8 else 2
+    for k in range(1, top + 1):
+        for idx in _colex(len(acts), k):
+            put = {acts[i] for i in idx}
+            if (location(stack, loc, all_back - put) == here) != present:
+                return [acts[i] for i in idx]
+    return None
+
+
+def _weighted(plan: Plan, present: dict[int, bool],
+              key: Callable[[list[int]], tuple[int, tuple[int, ...]]], rules: RuleSet) -> list[int] | None:
+    """:func:`_subsets` when some card's flip takes several actions: every subset of the
+    free cards by size, the best by ``key`` (actions put back, then colex on them), until
+    no larger subset can beat it. Bounded at 2**16 subsets (then the best found)."""
+    forced, free, fixed = plan
+    kept = [c for c in free if present[c]]
+    best: tuple[tuple[int, tuple[int, ...]], list[int]] | None = None
+    tried = 0
+    for need in range(len(free) + 1):
+        if best is not None and need + len(forced) > best[0][0]:
+            break
+        for idx in _colex(len(free), need):
+            tried += 1
+            if tried > 1 << 16:
+                return None if best is None else best[1]
+            chosen = {free[i] for i in idx}
+            cards = fixed + [c for c in kept if c not in chosen] + [
+                c for c in chosen if not present[c]]
+            if valid_or_empty(cards, rules):
+                flips = forced + [free[i] for i in idx]
+                k = key(flips)
+                if best is None or k < best[0]:
+                    best = (k, flips)
+    return None if best is None else best[1]
 
 
 def _same(key: Callable[[int], int], value: int) -> Callable[[int], bool]:

@@ -319,7 +319,7 @@ class PlayRules(ClockRules):
             "depends_on": sorted(play.deps),
             "fell_hand": fell_hand, "fell_table": fell_table, "wounds": wounds,
         })
-        self._notify(play.id, hits, wounds)
+        self._notify(play.id, hits, wounds, reason)
         self._sweep()
 
     def _auto_split(self, play: Play) -> None:

@@ -92,12 +92,12 @@ class StopRules(PlayRules):
             self.inactivity_deadline_ms = self.now_ms + fr.inactivity_left_ms
         ps = self.players[caller]
         if ps.play is not None:
-            # R16: the caller's play still open at the failure is judged by R8 alone (the
-            # exemption of §5.3 lasts to the end of the freeze), after a restore too. A play
-            # the restore brought back (open at the Stop!, then confirmed, cancelled or fallen
-            # in the freeze) was not open then: it ends as at its 40 s, under the usual rules.
+            # R16: with no restore, the caller's play still open at the failure is judged with
+            # the freeze, by R8 alone (§5.3's exemption covers work in the freeze). After a
+            # restore the play open now is the one open at the Stop!: an ordinary play again,
+            # judged as at its 40 s, §5.3 included (no own card down: undone whole; turn 3).
             play = self.plays[ps.play]
-            play.in_freeze = play.id == open_at_failure
+            play.in_freeze = not wounded and play.id == open_at_failure
             self._end_play(play, "eliminated")
             play.in_freeze = False
         if how == "left":

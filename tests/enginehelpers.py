@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import pickle
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
@@ -163,6 +163,20 @@ def do(hand: Hand, now: float, *commands: str | Command) -> None:
             hand.apply(command, now)
         except Refused as e:  # pragma: no cover - the message is the point
             raise AssertionError(f"{command} was refused at t={now}: {e.code}: {e.message}") from None
+
+
+def replayed_place(stack: Iterable[Any], start: tuple[Any, ...], back: Collection[Any]) -> tuple[Any, ...]:
+    """R8 by its letter, for the brute forces: a card replayed forward from ``start`` over
+    its live actions ``stack`` (oldest first), skipping those in ``back`` and, R8's turn 3,
+    a play's later actions of the card once one of its actions on it is skipped."""
+    place = start
+    cut: set[int] = set()
+    for a in stack:
+        if a in back or a.play in cut:
+            cut.add(a.play)
+        else:
+            place = ("meld", a.dst)
+    return place
 
 
 def events(hand: Hand, kind: str | None = None) -> list[dict[str, Any]]:

@@ -210,10 +210,10 @@ class TestAbsence:
         refused(m, "B leave_game", "not_in_game")
         play(m, "A draw")
         assert m.hand.turn == "C"
-        play(m, "C leave")  # one left: A wins and scores C's 4 + 10 and B's 3
+        play(m, "C leave")  # on turn: C20 first, 8S to C; one left: A wins, C 4+10+8, B 3
         res = m.last_result
         assert res is not None and (res.end, res.winner) == ("survivor", "A")
-        assert res.scores["A"] == 17
+        assert res.scores["A"] == 25
         refused(m, "C leave", "hand_over")
 
     def test_the_pause_deals_the_next_hand_when_all_are_ready(self) -> None:

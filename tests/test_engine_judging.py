@@ -15,7 +15,19 @@ from itertools import combinations
 from typing import Any
 
 import pytest
-from enginehelpers import F, T, cmd, do, events, hand_of, ids_of, meld, position, table_of
+from enginehelpers import (
+    F,
+    T,
+    cmd,
+    do,
+    events,
+    hand_of,
+    ids_of,
+    meld,
+    position,
+    replayed_place,
+    table_of,
+)
 
 from engine import cards as C
 from engine.judging import judged_cards, smallest_put_back
@@ -74,7 +86,8 @@ def random_graph(rng: random.Random, max_open: int) -> dict[str, Any]:
 
 def brute_force(g: dict[str, Any], rules: RuleSet = MACHIAVELOX) -> tuple[list[int] | None, int]:
     """R8 by its letter: every subset of the open actions put back, each card replayed
-    forward without the actions still taken back; the smallest valid-or-empty set, ties
+    forward without the actions still taken back (and, R8's turn 3, without a play's later
+    actions of the card once one of its actions on it is taken back); the smallest valid-or-empty set, ties
     by newest action oldest first. Returns (the set's action numbers, how many sets tied)."""
     others = g["others"]
     for k in range(len(others) + 1):
@@ -83,10 +96,7 @@ def brute_force(g: dict[str, Any], rules: RuleSet = MACHIAVELOX) -> tuple[list[i
             back = set(others) - set(subset)
             content = []
             for c in g["cards"]:
-                place = g["start"][c]
-                for a in g["stacks"][c]:
-                    if a not in back:
-                        place = ("meld", a.dst)
+                place = replayed_place(g["stacks"][c], g["start"][c], back)
                 content += [c] if place == ("meld", 1) else []
             if not content or is_valid(content, rules):
                 found.append(sorted((a.seq for a in subset), reverse=True))
@@ -102,8 +112,8 @@ ACE_MODES = [MACHIAVELOX, replace(MACHIAVELOX, ace_mode=AceMode.LOW_ONLY),
 @pytest.mark.parametrize("rules", ACE_MODES, ids=[r.ace_mode.value for r in ACE_MODES])
 def test_the_smallest_put_back_set_is_the_brute_force_one_ties_included(rules: RuleSet) -> None:
     rng = random.Random(20261201)
-    tied = wounded = needed = big = 0
-    for i in range(700):
+    tied = wounded = needed = big = several = 0
+    for i in range(900):
         g = random_graph(rng, max_open=12 if i % 4 == 0 else 6)
         cands = {c: None for c in g["cards"]}
         got = smallest_put_back(1, cands, g["stacks"], g["where"], g["others"], rules)
@@ -113,9 +123,12 @@ def test_the_smallest_put_back_set_is_the_brute_force_one_ties_included(rules: R
         wounded += want is None
         needed += bool(want)
         big += len(g["others"]) >= 10
+        several += bool(got) and len({a.card for a in got or ()}) < len(got or ())
     # The generator must reach every branch: ties among several smallest sets, no set at
-    # all (wounded), a set needed, and crowded melds.
-    assert tied >= 20 and wounded >= 20 and needed >= 50 and big >= 20, (tied, wounded, needed, big)
+    # all (wounded), a set needed, crowded melds, and one card needing two of its actions
+    # put back (R8's turn 3 hides a play's later action behind its earlier one).
+    assert tied >= 20 and wounded >= 20 and needed >= 50 and big >= 20 and several >= 3, (
+        tied, wounded, needed, big, several)
 
 
 def test_the_judged_meld_holds_a_card_where_its_newest_live_action_put_it() -> None:
@@ -198,19 +211,71 @@ class TestInactivityInAFreeze:
         assert h.inactivity_deadline_ms == 150_000
 
 
+def test_a_twin_added_where_an_open_play_moved_a_card_on_falls_with_that_play() -> None:
+    """R8, turn 3 (public case 32): A's open play moves 10C from the tens to the kings, then
+    on to a new meld; C adds its own 10C to the tens, confirmed at once. A cancels: taking
+    back A's first move takes back its later move of the same card too, so the judged tens
+    hold A's 10C again and C's twin makes them invalid: C's add leaned on A's play and falls
+    with it, and C's notice says the cause was cancelled."""
+    h = position("KC KS KD | 10D 10H 10S 10C", A="QC 4H", B="2D", C="10C KH")
+    do(h, 1, "A stage QC", "A move 10C 2 1", "A move 10C 1 new", "C add 10C 2")
+    events(h)
+    do(h, 5, "A cancel")
+    assert table_of(h) == T("KC KS KD | 10D 10H 10S 10C")
+    assert hand_of(h, "A") == F("QC 4H") and hand_of(h, "C") == F("10C KH")
+    (undo,) = [e for e in events(h, "chain_undo") if e["player"] == "C"]
+    assert (undo["cause_player"], undo["cards_back"], undo["cause_reason"]) == ("A", ["10C"], "cancel")
+
+
+def test_a_card_moved_on_twice_is_judged_where_the_play_first_found_it() -> None:
+    """R8, turn 3: taking back A's move of 5H out of the run also takes back A's later
+    move of 5H (set → new meld): judged, the run holds 5H, so B's 5H added to the run in
+    its place is a duplicate that leans on A's play."""
+    h = position("5H 6H 7H 8H | 5S 5D 5C", A="2S KD", B="5H QS", C="KS")
+    do(h, 1, "A stage 2S", "A move 5H 1 2", "A move 5H 2 new", "B add 5H 1")
+    h.tick(41)
+    assert table_of(h) == T("5H 6H 7H 8H | 5S 5D 5C")
+    assert hand_of(h, "B") == F("5H QS")
+
+
 # ---------------------------------------------------------------------------------- R16
 
 
 def test_a_failed_freeze_judges_the_callers_open_play_by_r8_alone() -> None:
     """A calls Stop!, stages 2S and moves 5H from the run into the 5s: both melds valid, no
-    own card down. A gives up: nothing is wounded, so no restore, and the play is not undone
-    for having no own card down (the exemption lasts to the end of the freeze)."""
+    own card down. A gives up: nothing is wounded, so no restore, and the play, opened in
+    the freeze, is not undone for having no own card down (the exemption covers work in
+    the freeze, to its end)."""
     h = position("5H 6H 7H 8H | 5S 5D 5C", A="2S KD", B="KS")
     do(h, 1, "A stop", "A stage 2S", "A move 5H 1 2")
     do(h, 5, "A give_up")
     assert h.players["A"].status == "eliminated"
     assert table_of(h) == T("6H 7H 8H | 5S 5D 5C 5H")
     assert hand_of(h, "A") == F("2S KD")
+
+
+def test_after_a_restore_the_callers_play_from_before_the_stop_is_ordinary_again() -> None:
+    """R16, turn 3 (public case 33): B stages 2D and moves 7C onto 8C–10C, then calls Stop!
+    and wounds the run in the freeze; B gives up. The table goes back to the Stop!, and B's
+    play from before it is judged as at its 40 s, §5.3 included: none of B's cards is down,
+    so it is undone whole (7C home, 2D back to the hand)."""
+    h = position("4C 5C 6C 7C | 8C 9C 10C", A="KD", B="2D 3S", C="3D")
+    do(h, 1, "B stage 2D", "B move 7C 1 2", "B stop", "B move 4C 1 new")
+    do(h, 5, "B give_up")
+    assert h.players["B"].status == "eliminated" and not h._open
+    assert table_of(h) == T("4C 5C 6C 7C | 8C 9C 10C")
+    assert hand_of(h, "B") == F("2D 3S")
+
+
+def test_after_a_restore_a_pre_stop_play_with_an_own_card_down_stands() -> None:
+    """R16, turn 3, the other way: the pre-Stop! play laid B's 7C on 4C–6C (an own card
+    down; KH stays staged), so once the table is back to the Stop! it is in order and
+    stands, KH back to the hand."""
+    h = position("4C 5C 6C | 8C 9C 10C", A="KD", B="7C KH 3S", C="3D")
+    do(h, 1, "B stage 7C", "B stage KH", "B place 7C 1", "B stop", "B move 8C 2 new")
+    do(h, 5, "B give_up")
+    assert table_of(h) == T("4C 5C 6C 7C | 8C 9C 10C")
+    assert hand_of(h, "B") == F("KH 3S")
 
 
 # ---------------------------------------------------------------------------------- R18

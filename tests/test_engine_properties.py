@@ -30,6 +30,7 @@ from enginehelpers import (
     check_cards,
     diff_snapshots,
     freeze_state,
+    replayed_place,
     score_by_r20,
     snapshot,
 )
@@ -394,6 +395,30 @@ class EngineMachine(RuleBasedStateMachine):
         if hasattr(self, "hand"):
             for p, x in self.hand.holds.items():
                 assert self.hand.loc[x.card] == ("meld", x.meld), (p, C.name(x.card), x.meld)
+
+
+    @invariant()
+    def every_meld_is_valid_once_the_open_plays_are_taken_back(self) -> None:
+        """R8's judged meld, turn 3: every meld is valid or empty, or becomes so once every
+        open play's actions on it are taken back (a play's later actions of a card with it),
+        each card replayed by the test's own reading (``enginehelpers.replayed_place``)."""
+        h = getattr(self, "hand", None)
+        if h is None or h.result is not None:
+            return
+        open_ids = {pid for pid, pl in h.plays.items() if pl.status == "open"}
+        for mid, now_in in h.melds.items():
+            if not now_in or is_valid(now_in, h.rules):
+                continue
+            log = [a for a in h.meld_log.get(mid, ()) if not a.undone]
+            back = {a for a in log if a.play in open_ids}
+            judged = []
+            for c in dict.fromkeys([*now_in, *(a.card for a in log)]):
+                stack = [a for a in h.card_stack.get(c, []) if not a.undone]
+                place = replayed_place(stack, stack[0].src if stack else h.loc[c], back)
+                if place == ("meld", mid):
+                    judged.append(c)
+            assert not judged or is_valid(judged, h.rules), (  # a confirmed play wounded it
+                f"meld {mid} {C.names(now_in)} is {C.names(judged)} with the open plays taken back")
 
 
 EngineMachine.TestCase.settings = settings(

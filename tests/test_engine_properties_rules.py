@@ -17,7 +17,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from enginehelpers import check_cards, position
+from enginehelpers import check_cards, position, replayed_place
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,10 +46,7 @@ def brute_force_judgement(h: Hand, mid: int, pid: int) -> tuple[bool, set[int]]:
             content = []
             for c in cards:
                 stack = h.card_stack.get(c, [])
-                place = stack[0].src if stack else h.loc[c]
-                for a in stack:
-                    if a not in back:
-                        place = ("meld", a.dst)
+                place = replayed_place(stack, stack[0].src if stack else h.loc[c], back)
                 if place == ("meld", mid):
                     content.append(c)
             if not content or is_valid(content, h.rules):

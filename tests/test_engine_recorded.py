@@ -30,7 +30,7 @@ GAMES = _games()
 #: went (issue 17; ``tests/test_engine_reasons.py`` checks them on these same games).
 ADDED_LATER: dict[str, tuple[str, ...]] = {
     "play_ended": ("fell_hand", "fell_table", "wounds"),
-    "chain_undo": ("wounds",),
+    "chain_undo": ("wounds", "cause_reason"),
     "play_fallen": ("wounds",),
 }
 

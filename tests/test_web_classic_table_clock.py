@@ -106,7 +106,8 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     expect(ada.locator(".c-seat[data-player='Bob']")).to_contain_text("out of this hand")
     cy.click("#btn-draw")
     expect(ada.locator("#turn-banner")).to_have_text("Your turn")
-    expect(ada.locator("#since-list li[data-player='Bob']")).to_have_text("Bob left the hand")
+    # C31 (b): his turn ended as at C20 first (a penalty card), then he left: one line.
+    expect(ada.locator("#since-list li[data-player='Bob']")).to_have_text("Bob left the hand (penalty card)")
     expect(ada.locator("#since-list")).to_contain_text("Cy drew")
     # Ada asks for a hint: the shark's turn in words, its card and meld highlighted; she follows it.
     ada.click("#btn-hint")

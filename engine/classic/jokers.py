@@ -11,7 +11,7 @@ each joker id there to its face (a joker missing from ``faces`` has none).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from .. import cards as C
 from ..melds import is_run, is_set, windows
@@ -130,15 +130,15 @@ def meld_worth(cards: Sequence[int], faces: Faces, rules: RuleSet) -> int:
     return total
 
 
-def joker_place(cards: Sequence[int], faces: Faces, face: int,
-                settled: Collection[int] | None = None) -> int | None:
+def joker_place(cards: Sequence[int], faces: Faces, face: int) -> int | None:
     """C11: the joker of this meld that a real card of ``face`` can stand for, or None.
 
     In a run, exactly the joker's face; in a set (every real card of one rank, suits
-    distinct), the rank in a suit the set lacks. A joker put into the meld this turn without
-    a face stands for nothing until ``end`` (C11), set or run: only the jokers in
-    ``settled`` (those in this meld at the turn's start; None: all) stand for a missing
-    suit. Of two jokers that fit, the one that arrived last."""
+    distinct), the rank in a suit the set lacks. A joker put into a run this turn without
+    a face stands for nothing until ``end`` (it has no face to match); in a set a joker
+    stands for the missing suits from the moment it arrives (C9), so it may be freed or
+    swapped in the turn it came in (C11's turn 3). Of two jokers that fit, the one that
+    arrived last."""
     jokers = [c for c in cards if C.is_joker(c)]
     for j in reversed(jokers):
         if faces.get(j) == face:
@@ -151,7 +151,7 @@ def joker_place(cards: Sequence[int], faces: Faces, face: int,
         return None
     if face // 13 in suits or len(cards) > 4:
         return None
-    plain = [j for j in jokers if faces.get(j) is None and (settled is None or j in settled)]
+    plain = [j for j in jokers if faces.get(j) is None]
     return plain[-1] if plain else None
 
 

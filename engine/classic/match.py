@@ -272,10 +272,13 @@ class ClassicMatch(AbsenceRules):
             return {}
         if cmd.player not in self.totals:
             raise Refused("unknown_player", f"There is no player '{cmd.player}' at this table.")
+        absent = self.in_match[cmd.player] and not self.connected[cmd.player]
         if cmd.do in MATCH_COMMANDS:
             if self.over and cmd.do in ("ready", "leave_game"):
                 raise Refused("game_over")
-            if cmd.do == "ready" and self.in_match[cmd.player] and not self.connected[cmd.player]:
+            if absent and cmd.do not in ("reconnect", "disconnect"):
+                # C31 (a), turn 3: an absent player's commands but reconnect are refused,
+                # leave and leave_game included (absence leaves by its own clock).
                 raise Refused("disconnected")
             getattr(self, "_cmd_" + cmd.do)(cmd)
             return {}
@@ -284,7 +287,7 @@ class ClassicMatch(AbsenceRules):
             raise Refused("hand_over")
         if not self.in_match[cmd.player]:
             raise Refused("not_in_game")
-        if hand.status.get(cmd.player) == "in" and not self.connected[cmd.player]:
+        if absent:
             raise Refused("disconnected")
         made = hand.play(cmd, self.now_ms)
         self._after_hand_change()

@@ -163,9 +163,16 @@ class ClassicHand:
     def expire(self, now_ms: int) -> None:
         """C20 (and C31's absence): put back as by ``reset``, one penalty card from the stock
         (with none, the turn counts as a pass), the turn ends."""
-        p = self.turn
-        if p is None:
+        if self.turn is None:
             return
+        self._penalty()
+        self.end_turn(now_ms)
+
+    def _penalty(self) -> None:
+        """C20's put-back and penalty of the turn player, without ending the turn: restore,
+        then one card from the stock, or with none a pass that joins C23's row."""
+        p = self.turn
+        assert p is not None
         self.restore()
         if self.stock:
             card = self.stock.pop(0)
@@ -175,7 +182,6 @@ class ClassicHand:
         else:
             self.pass_row.append(p)
             self._emit("passed", p, {"passes": self.passes, "by": "clock"}, None)
-        self.end_turn(now_ms)
 
     # ------------------------------------------------------------------ the end of a hand
     def values(self) -> dict[str, int]:
@@ -212,20 +218,25 @@ class ClassicHand:
         self.finish("stock_out", best[0] if len(best) == 1 else None)
 
     def leave(self, players: list[str], now_ms: int) -> None:
-        """C31: ``players`` leave the hand together. One on turn ends it as at C20; one left
-        wins it (``survivor``), none left: ``abandoned``; then the turn in progress (even the
-        survivor's own) is put back first, as never ended (**Choice**)."""
+        """C31: ``players`` leave the hand together. One on turn first ends that turn exactly
+        as at C20 (restore, penalty card or a pass counting toward C23's row; turn 3's (b)),
+        and only then are the leavings judged: one left wins it (``survivor``, the penalty
+        card in their count), none left: ``abandoned``. A turn in progress of a player who
+        stays (the survivor's own) is put back first, as never ended (**Choice**)."""
         on_turn = self.turn in players
+        if on_turn:
+            self._penalty()
         for p in players:
             self.status[p] = "left"
             self._emit("left_hand", p, {}, None)
         live = self.in_hand()
         if len(live) <= 1:
-            self.restore()  # the turn in progress, whoever's, was never ended: it is void
+            if not on_turn:
+                self.restore()  # a survivor's turn in progress was never ended: it is void
             self.finish("survivor" if live else "abandoned", live[0] if live else None)
             return
         if on_turn:
-            self.expire(now_ms)
+            self.end_turn(now_ms)
 
     # ------------------------------------------------------------------ commands
     def play(self, cmd: Play, now_ms: int) -> dict[str, int]:
@@ -379,8 +390,7 @@ class ClassicHand:
             return False
 
     def _joker_for(self, mid: int, card: int) -> int:
-        j = joker_place(self.melds[mid], self.faces, card % 52,
-                        self.snapshot.melds.get(mid, ()))
+        j = joker_place(self.melds[mid], self.faces, card % 52)
         if j is None:
             raise Refused("not_joker_place", f"{C.name(card)} cannot take the place of a "
                                              f"joker in meld {mid}.")

@@ -190,6 +190,7 @@ function sincePanel(S, v) {
     else if (tn.end === "passed") parts.push(t("ct.did.passed"));
     else if (tn.end === "penalty") parts.push(t("ct.did.penalty"));
     else if (tn.end === "left") parts.push(t("ct.did.left"));
+    else if (tn.end === "left_penalty") parts.push(t("ct.did.left_penalty"));
     return h("li", { dataset: { player: tn.player } }, h("strong", {}, tn.player), " ", parts.join(", "));
   });
   return h("aside", { class: "c-since side panel", id: "since", "aria-label": t("ct.since_title") },

@@ -169,8 +169,14 @@ export function sinceMyTurn(events, you) {
   for (const ev of events) {
     if ((ev.hand !== undefined && ev.hand !== hand) || ev.kind === "hand_started") { hand = ev.hand; turns = []; cur = null; }
     // A turn whose start came before this page was open (its events since are here).
-    // (Not the clock's penalty that follows a player's leaving on their turn: C31, one end.)
+    // A leaving on one's own turn ends it as at C20 first (C31 (b)): the penalty card or pass
+    // and the leaving, at one instant, are one end ("left the hand (penalty card)").
     const last = turns[turns.length - 1];
+    if (ev.kind === "left_hand" && last && last.player === ev.player && last.t === ev.t
+        && (last.end === "penalty" || last.end === "passed")) {
+      last.end = last.end === "penalty" ? "left_penalty" : "left";
+      continue;
+    }
     const afterLeaving = !!last && last.player === ev.player && last.end === "left" && ev.kind in ENDS;
     if (ev.kind !== "turn_started" && ev.player && ev.player !== you && !afterLeaving
         && (TABLE_KINDS.has(ev.kind) || ev.kind === "reset" || ev.kind in ENDS)
@@ -186,6 +192,7 @@ export function sinceMyTurn(events, you) {
     } else if (theirs && ev.kind in ENDS) {
       if (ev.kind !== "ended") cur.did = []; // a draw, a pass, the clock: the table was put back
       cur.end = ENDS[ev.kind];
+      cur.t = ev.t;
       turns.push(cur);
       cur = null;
     } else if (theirs && TABLE_KINDS.has(ev.kind)) {

@@ -54,14 +54,16 @@ export function describeEvent(ev, me) {
       const cards = faces(ev.cards_back);
       const why = whys(ev.wounds, ev.cause_player === me);
       const tail = why ? " " + t("rs.chain_why", { why }) : "";
+      // R8: a play that leaned on a cancelled play falls with it; say so, not "failed".
+      const sfx = ev.cause_reason === "cancel" ? "_cancel" : "";
       if (mine) {
         return { level: "alert", hitsMe: true, text: (cards
-          ? t("ev.chain_undo.me", { cards, cause })
-          : t("ev.chain_undo.me_nocards", { cause })) + tail };
+          ? t("ev.chain_undo.me" + sfx, { cards, cause })
+          : t("ev.chain_undo.me_nocards" + sfx, { cause })) + tail };
       }
       return { level: "info", text: (cards
-        ? t("ev.chain_undo.other", { name: p, cards, cause })
-        : t("ev.chain_undo.other_nocards", { name: p, cause })) + tail };
+        ? t("ev.chain_undo.other" + sfx, { name: p, cards, cause })
+        : t("ev.chain_undo.other_nocards" + sfx, { name: p, cause })) + tail };
     }
     case "play_ended": {
       const fell = faces(ev.fell), back = faces(ev.staged_back);

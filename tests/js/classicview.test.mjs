@@ -100,4 +100,10 @@ test("since my last turn: the others' accepted turns, their melds, draws and pas
   // turn whose start this page never saw still counts.
   const left = [ev(5, "laid", "B", { meld: 2, cards: ["5C"] }), ev(6, "left_hand", "B"), ev(7, "penalty_card", "B"), ev(8, "turn_started", "C")];
   assert.deepEqual(V.sinceMyTurn(left, "A").turns.map((x) => [x.player, x.end, x.did.length]), [["B", "left", 0]]);
+  // C31 (b), turn 3: the turn ends as at C20 first, then the leaving, at one instant: one line.
+  const now = [ev(5, "laid", "B", { meld: 2, cards: ["5C"], t: 4 }), ev(6, "penalty_card", "B", { t: 9 }),
+    ev(7, "left_hand", "B", { t: 9 }), ev(8, "turn_started", "C", { t: 9 })];
+  assert.deepEqual(V.sinceMyTurn(now, "A").turns.map((x) => [x.player, x.end]), [["B", "left_penalty"]]);
+  const pass = [ev(6, "passed", "B", { t: 9 }), ev(7, "left_hand", "B", { t: 9 })];
+  assert.deepEqual(V.sinceMyTurn(pass, "A").turns.map((x) => [x.player, x.end]), [["B", "left"]]);
 });
