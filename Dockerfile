@@ -15,12 +15,13 @@ WORKDIR /app
 # Dependencies first, in their own layer: rebuilt only when the lock changes.
 COPY pyproject.toml uv.lock ./
 RUN uv sync --locked --no-dev --no-install-project --no-editable
-# Then the project itself (the browser client is package data of server/).
+# Then the project itself (the browser client, web/, is package data of machiavelox_web).
 COPY README.md ./
 COPY engine ./engine
 COPY solver ./solver
 COPY server ./server
 COPY bots ./bots
+COPY web ./web
 RUN uv sync --locked --no-dev --no-editable
 
 # ---- run: the venv alone, no source tree

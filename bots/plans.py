@@ -40,7 +40,7 @@ NEW_BASE = 1_000_000
 Step = dict[str, Any]
 
 #: The hint's advice codes (docs/protocol.md "Hints"; sentences ``hint.advice.<code>`` in
-#: server/web/lang/*.js, with ``{cards}``).
+#: web/lang/*.js, with ``{cards}``).
 ADVICE = ("lay_first", "hold_back", "need_draw", "go_out")
 
 

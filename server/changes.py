@@ -28,7 +28,7 @@ happened at the hand view's ``t``, one without ``hand`` belongs to the view's ``
 :func:`full_events` puts them back. The events of a frame that cannot be applied (a gap)
 cannot be completed: they come again, whole, in the replay that answers the ``resume``.
 
-:func:`apply` (bots, league, tests) and ``server/web/changes.js`` (the browser) build the
+:func:`apply` (bots, league, tests) and ``web/changes.js`` (the browser) build the
 next view from the last one and a frame; :func:`apply_frame` also says when a frame cannot be
 applied (a gap: the client's view is not of ``version - 1``), and the client then asks for a
 snapshot (``{"type": "resume", "last_version": V}``). Views are never changed in place: each

@@ -19,11 +19,12 @@ MACHIAVELOX_PLAY ...   the rule set's durations    clock overrides in seconds: P
                                                    INACTIVITY, FREEZE, ABSENCE, TIEBREAK, PAUSE
 =====================  ==========================  ===============================================
 
-The rest (queue sizes, log length, the ``server/web/`` folder, ...) are documented on their fields.
+The rest (queue sizes, log length, the ``web/`` folder, ...) are documented on their fields.
 """
 
 from __future__ import annotations
 
+import importlib.resources
 import secrets
 from pathlib import Path
 from typing import Literal
@@ -36,7 +37,7 @@ from engine.rules import MACHIAVELOX, RuleSet
 #: The rule-set durations the settings may override (R23), in seconds.
 TIMER_NAMES = ("play", "hold", "inactivity", "freeze", "absence", "tiebreak", "pause")
 
-DEFAULT_WEB_DIR = Path(__file__).resolve().parent / "web"
+DEFAULT_WEB_DIR = Path(str(importlib.resources.files("machiavelox_web")))
 
 
 class Settings(BaseSettings):

@@ -132,6 +132,14 @@ class LiveServer:
         result: T = fut.result(timeout)
         return result
 
+    def journal(self, code: str, timeout: float = 5.0) -> list[dict[str, Any]]:
+        """Every event the server accepted into table ``code``'s log, oldest first (the
+        store's truth, not a page): what a test's negative checks count."""
+        table = self.table(code)
+        store = self.app.state.store
+        fut = asyncio.run_coroutine_threadsafe(store.read_after(table.log_id), self.loop)
+        return [e for b in fut.result(timeout) for e in b.events]
+
     async def atable_call(self, code: str, fn: Callable[[Table], T], timeout: float = 5.0) -> T:
         """:meth:`table_call` from a coroutine running in another loop."""
         return await asyncio.get_running_loop().run_in_executor(

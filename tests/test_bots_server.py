@@ -274,7 +274,7 @@ def test_demo_starts_a_server_and_prints_a_link_to_a_free_seat() -> None:
 
 def test_bot_and_hint_codes_have_words_and_docs() -> None:
     protocol = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
-    i18n = "".join((ROOT / "server" / "web" / "lang" / f"{lang}.js").read_text(encoding="utf-8")
+    i18n = "".join((ROOT / "web" / "lang" / f"{lang}.js").read_text(encoding="utf-8")
                    for lang in ("en", "it", "nl"))
     for code in [*HINT_REFUSALS, "no_bots"]:
         assert f"`{code}`" in protocol, code

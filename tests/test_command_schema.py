@@ -58,7 +58,7 @@ def test_the_protocol_docs_table_is_the_schema() -> None:
 
 def test_what_the_browser_sends_is_in_the_schema() -> None:
     sent: dict[str, set[str]] = {}
-    for js in (ROOT / "server" / "web").glob("*.js"):
+    for js in (ROOT / "web").glob("*.js"):
         if js.name.startswith("classic"):
             continue  # the classic table page: CLASSIC_SPECS (the next test)
         text = js.read_text(encoding="utf-8")
@@ -73,12 +73,12 @@ def test_what_the_browser_sends_is_in_the_schema() -> None:
 
 
 def test_what_the_classic_page_sends_is_in_the_classic_schema() -> None:
-    """server/web/classic*.js send CLASSIC_SPECS' client commands with their fields, and only
+    """web/classic*.js send CLASSIC_SPECS' client commands with their fields, and only
     the optional ones CLASSIC_OPTIONAL allows (``as``, ``from``)."""
     from engine.commands import CLASSIC_OPTIONAL, CLASSIC_SPECS
 
     sent: dict[str, set[str]] = {}
-    for js in (ROOT / "server" / "web").glob("classic*.js"):
+    for js in (ROOT / "web").glob("classic*.js"):
         text = js.read_text(encoding="utf-8")
         for name, fields in re.findall(r'\["([a-z_]+)",\s*\{([^}]*)\}\]', text):
             if name in CLASSIC_SPECS:

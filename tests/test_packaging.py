@@ -30,7 +30,7 @@ import pytest
 import yaml
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-WEB = REPO_ROOT / "server" / "web"
+WEB = REPO_ROOT / "web"
 
 
 def tool(name: str) -> str:
@@ -134,6 +134,20 @@ def test_a_regular_install_in_a_fresh_venv_serves_the_page(tmp_path: Path) -> No
     assert_serves_the_page(venv, tmp_path)
 
 
+def test_pyproject_lists_every_python_package_and_maps_the_client() -> None:
+    """``[tool.setuptools] packages`` is a list (the client needs a package-dir mapping, which
+    package discovery does not follow): a new package folder must join it, or an install
+    would leave it out. The client is ``web/`` at the top level, as ``machiavelox_web``."""
+    conf = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    st = conf["tool"]["setuptools"]
+    found = {str(p.parent.relative_to(REPO_ROOT)).replace("/", ".")
+             for top in ("engine", "solver", "server", "bots")
+             for p in (REPO_ROOT / top).rglob("__init__.py")}
+    assert found <= set(st["packages"]), sorted(found - set(st["packages"]))
+    assert st["package-dir"] == {"machiavelox_web": "web"} and "machiavelox_web" in st["packages"]
+    assert (REPO_ROOT / "web" / "index.html").is_file() and not (REPO_ROOT / "server" / "web").exists()
+
+
 def build_context() -> set[str]:
     """The files ``docker build .`` sends, by .dockerignore (docker-py's own matcher)."""
     from docker.utils.build import exclude_paths
@@ -147,7 +161,7 @@ def build_context() -> set[str]:
 def test_the_build_context_holds_every_file_the_package_needs() -> None:
     context = build_context()
     needed = [p for p in tracked_files()
-              if p.split("/")[0] in ("engine", "solver", "server", "bots")
+              if p.split("/")[0] in ("engine", "solver", "server", "bots", "web")
               or p in ("pyproject.toml", "uv.lock", "README.md")]
     missing = sorted(set(needed) - context)
     assert not missing, f".dockerignore leaves these out of the image: {missing}"

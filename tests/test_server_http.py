@@ -101,7 +101,7 @@ class TestFriendlyTables:
 
 class TestWebClient:
     def test_index_and_table_links_serve_the_client(self, http: httpx.Client) -> None:
-        index = (REPO / "server" / "web" / "index.html").read_bytes()
+        index = (REPO / "web" / "index.html").read_bytes()
         for path in ("/", "/t/K7QX2M"):
             r = http.get(path)
             assert r.status_code == 200 and r.content == index

@@ -11,7 +11,7 @@ Now and then a seat takes a snapshot instead (a reconnection), a fresh view betw
 batches, as the server sends it, and goes on from there; the other seats' changes must still
 hold (the clocks, ``t`` and ``game_t``, are the only things a snapshot may see move).
 
-The browser's applier (``server/web/changes.js``) runs on the same frames under ``node
+The browser's applier (``web/changes.js``) runs on the same frames under ``node
 --test`` (``tests/js/changes.test.mjs``): :func:`write_fixture` writes them with the views
 they must give, and :func:`test_the_browser_applier_builds_the_same_views` runs node on it
 (skipped where there is no ``node``; ``scripts/test.sh`` installs Debian's ``nodejs``).

@@ -1,4 +1,4 @@
-"""The web client's copy of the classic presets and options (server/web/tablerules.js, which
+"""The web client's copy of the classic presets and options (web/tablerules.js, which
 the create form fills its fields from and the invitation compares a table's rules with) is
 engine/rules.py's: C2's presets value by value (as engine.classic.view.options_of prints
 them), the seats each allows with two packs, and C1's option names and allowed values.
@@ -17,7 +17,7 @@ import pytest
 from engine import rules as R
 from engine.classic.view import options_of
 
-WEB = Path(__file__).resolve().parents[1] / "server" / "web"
+WEB = Path(__file__).resolve().parents[1] / "web"
 
 
 def client_tables() -> dict[str, Any]:

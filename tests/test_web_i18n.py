@@ -11,7 +11,7 @@ import pytest
 
 from engine.errors import MESSAGES
 
-WEB = Path(__file__).resolve().parents[1] / "server" / "web"
+WEB = Path(__file__).resolve().parents[1] / "web"
 LANGS = ("en", "it", "nl")
 
 

@@ -20,7 +20,9 @@ No page may log a console error; screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from typing import Any
 
 import pytest
 import test_web_support as web
@@ -275,24 +277,66 @@ DRAW_POSITION = {
 }
 
 
+def draws_of(server: Any, code: str, player: str) -> int:
+    """The draws the server accepted from ``player`` (its journal, not the page)."""
+    return sum(1 for e in server.journal(code) if e.get("kind") == "drew" and e.get("player") == player)
+
+
 def test_a_double_click_on_draw_draws_one_card(live_server, browsers: Browsers) -> None:
+    """Draw is busy from the send until the server's answer (issue 25): a double click, a
+    D pressed twice, and a second press on a slow link (the answer held back well past the
+    old 300 ms) each draw one card, counted in the server's journal."""
     code, session = api_create_table(live_server, "Ada", position=DRAW_POSITION,
                                      timers={"absence": 600, "inactivity": 600})
     api_join(live_server, code, "Bob")
     api_join(live_server, code, "Cy")
     ada = browsers.page("ada", session=session)
+    held: list[str | bytes] = []
+    slow = {"on": False}
+
+    def route(ws: Any) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda m: server.send(m))
+
+        def to_page(m: str | bytes) -> None:
+            if slow["on"]:
+                held.append(m)
+            else:
+                ws.send(m)
+
+        server.on_message(to_page)
+        routes.append(ws)
+
+    routes: list[Any] = []
+    ada.route_web_socket(re.compile(r".*/ws/" + re.escape(code) + r".*"), route)
     ada.goto(f"{live_server.url}/t/{code}")
     expect(ada.locator("#my-hand .card")).to_have_count(2)
     ada.dblclick("#btn-draw")
     expect(ada.locator("#my-hand .card")).to_have_count(3)
-    ada.wait_for_timeout(600)
-    expect(ada.locator("#my-hand .card")).to_have_count(3)
-    # The D key pressed twice in a row: one card too; a later D draws again.
+    assert draws_of(live_server, code, "Ada") == 1
+    ada.wait_for_timeout(400)  # past the repeat window of a bouncing key
+    # The D key pressed twice in a row: one card too.
     ada.locator("body").press("d")
     ada.locator("body").press("d")
     expect(ada.locator("#my-hand .card")).to_have_count(4)
-    ada.wait_for_timeout(600)
-    expect(ada.locator("#my-hand .card")).to_have_count(4)
+    assert draws_of(live_server, code, "Ada") == 2
+    ada.wait_for_timeout(400)
+    # A slow link: the server's answers are held back; D again 0.8 s later does nothing.
+    slow["on"] = True
     ada.locator("body").press("d")
+    expect(ada.locator("#btn-draw")).to_be_disabled()
+    ada.wait_for_timeout(800)
+    ada.locator("body").press("d")
+    ada.wait_for_timeout(300)
+    assert draws_of(live_server, code, "Ada") == 3
+    slow["on"] = False
+    for m in held:
+        routes[-1].send(m)
     expect(ada.locator("#my-hand .card")).to_have_count(5)
+    expect(ada.locator("#btn-draw")).to_be_enabled()
+    assert draws_of(live_server, code, "Ada") == 3
+    ada.wait_for_timeout(400)
+    ada.locator("body").press("d")
+    expect(ada.locator("#my-hand .card")).to_have_count(6)
+    assert draws_of(live_server, code, "Ada") == 4
     browsers.assert_no_console_errors()

@@ -16,7 +16,7 @@ from engine.melds import WHY_CODES
 
 live_server, chromium_browser, browsers = web.live_server, web.chromium_browser, web.browsers
 
-NOTICES = Path(__file__).resolve().parents[1] / "server" / "web" / "notices.js"
+NOTICES = Path(__file__).resolve().parents[1] / "web" / "notices.js"
 
 POSITION = {
     "table": [["4C", "5C", "6C", "7C"], ["9H", "9S", "9D"]],

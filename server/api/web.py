@@ -1,6 +1,6 @@
-"""The browser client: ``/`` and ``/t/{code}`` give ``server/web/index.html``, and
-``/replay/{code}/{hand}`` the replay page ``server/web/replay.html``; ``/static/*`` serves the
-rest of ``server/web/`` (package data, so a regular install serves it too)."""
+"""The browser client: ``/`` and ``/t/{code}`` give ``web/index.html``, and
+``/replay/{code}/{hand}`` the replay page ``web/replay.html``; ``/static/*`` serves the
+rest of ``web/`` (package data, so a regular install serves it too)."""
 
 from __future__ import annotations
 
@@ -32,5 +32,5 @@ async def table_page(code: str, settings: SettingsDep) -> Response:
 
 @router.get("/replay/{code}/{hand}", include_in_schema=False)
 async def replay_page(code: str, hand: str, settings: SettingsDep) -> Response:
-    """The replay of a finished hand (``server/web/replay.js`` asks the API for it)."""
+    """The replay of a finished hand (``web/replay.js`` asks the API for it)."""
     return _index(settings, "replay.html")

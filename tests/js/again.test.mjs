@@ -1,4 +1,4 @@
-// Play again (server/web/again.js) on the frames server/again.py sends (stub frames here; the
+// Play again (web/again.js) on the frames server/again.py sends (stub frames here; the
 // browser test test_web_table_ux.py plays it against the real server).
 import { test } from "node:test";
 import assert from "node:assert/strict";

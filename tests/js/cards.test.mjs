@@ -1,4 +1,4 @@
-// The hand order (server/web/cards.js): sorts, the player's own arrangement kept across
+// The hand order (web/cards.js): sorts, the player's own arrangement kept across
 // views, and moving cards in it (drag within the hand, Alt+arrows).
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The browser's applier (server/web/changes.js) on the frames the server sends: run by
+// The browser's applier (web/changes.js) on the frames the server sends: run by
 // tests/test_views_changes.py (`node --test tests/js` with MVX_FRAMES naming the fixture it
 // writes: {game: {seat: [[frame, view after it, whole events or null], ...]}}), or by hand.
 import { test } from "node:test";
@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 // Loaded as an ES module whatever node's default for .js files (the page loads it as one).
-const source = readFileSync(new URL("../../server/web/changes.js", import.meta.url), "utf8");
+const source = readFileSync(new URL("../../web/changes.js", import.meta.url), "utf8");
 const { applyFrame, fullEvents } = await import("data:text/javascript;charset=utf-8," + encodeURIComponent(source));
 
 const fixture = process.env.MVX_FRAMES;

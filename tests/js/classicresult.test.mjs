@@ -1,4 +1,4 @@
-// Each score's reason at the end of a classic hand (server/web/classicresult.js scoreReason),
+// Each score's reason at the end of a classic hand (web/classicresult.js scoreReason),
 // by the table's scoring (C26): the winner scores the others' hands, or penalty points each.
 import { test } from "node:test";
 import assert from "node:assert/strict";

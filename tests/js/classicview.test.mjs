@@ -1,4 +1,4 @@
-// The classic page's pure parts (server/web/classicview.js): what the page reads from the
+// The classic page's pure parts (web/classicview.js): what the page reads from the
 // seat's classic view (engine/classic/view.py) and the events of the others' turns.
 import { test } from "node:test";
 import assert from "node:assert/strict";

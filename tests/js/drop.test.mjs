@@ -1,4 +1,4 @@
-// What a drop means (server/web/drop.js): the commands dropping cards on a target sends.
+// What a drop means (web/drop.js): the commands dropping cards on a target sends.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadWeb } from "./load.mjs";

@@ -1,4 +1,4 @@
-// Following a hint step by step (server/web/hint.js): each new view moves the hint on past
+// Following a hint step by step (web/hint.js): each new view moves the hint on past
 // the steps it carried out, or makes it stale when something else touched what it names.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// The page's t() (server/web/i18n.js): singular forms, the minus sign, fallbacks.
+// The page's t() (web/i18n.js): singular forms, the minus sign, fallbacks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadWebTree } from "./load.mjs";

@@ -1,5 +1,5 @@
-// The table screen's pure layout parts: the table's card size (server/web/tablefit.js) and
-// the auto-scroll of a drag near the table's edges (edgeSpeed in server/web/dnd.js).
+// The table screen's pure layout parts: the table's card size (web/tablefit.js) and
+// the auto-scroll of a drag near the table's edges (edgeSpeed in web/dnd.js).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { loadWeb } from "./load.mjs";

@@ -1,9 +1,9 @@
-// Loads a pure module of the page (server/web/NAME) for node's test runner, as an ES module
+// Loads a pure module of the page (web/NAME) for node's test runner, as an ES module
 // whatever node's default for .js files (the page loads it as one). Pure modules import
 // nothing, so they load from a data: URL.
 import { readFileSync } from "node:fs";
 
-export const WEB = new URL("../../server/web/", import.meta.url);
+export const WEB = new URL("../../web/", import.meta.url);
 
 export async function loadWeb(name) {
   const source = readFileSync(new URL(name, WEB), "utf8");
@@ -11,7 +11,7 @@ export async function loadWeb(name) {
   return import("data:text/javascript;charset=utf-8," + encodeURIComponent(source));
 }
 
-/** A data: URL for server/web/NAME with its relative imports turned into data: URLs too. */
+/** A data: URL for web/NAME with its relative imports turned into data: URLs too. */
 function dataUrlOf(name) {
   const here = new URL(name, WEB);
   let source = readFileSync(here, "utf8");
@@ -22,7 +22,7 @@ function dataUrlOf(name) {
   return "data:text/javascript;charset=utf-8," + encodeURIComponent(source);
 }
 
-/** Load server/web/NAME and the modules it imports (for modules that need no DOM to load). */
+/** Load web/NAME and the modules it imports (for modules that need no DOM to load). */
 export async function loadWebTree(name) {
   return import(dataUrlOf(name));
 }

@@ -1,4 +1,4 @@
-// The page's modules (server/web/*.js, loaded by the browser as ES modules): every import
+// The page's modules (web/*.js, loaded by the browser as ES modules): every import
 // names a file that exists and a name it exports, and no module imports itself through others.
 import { test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// A chain undo's notice (server/web/notices.js describeEvent): why the cards came back,
+// A chain undo's notice (web/notices.js describeEvent): why the cards came back,
 // and, when the cause play was cancelled, that the play fell with it (R8, §5.5).
 import { test } from "node:test";
 import assert from "node:assert/strict";

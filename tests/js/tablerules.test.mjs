@@ -1,4 +1,4 @@
-// A classic table's choices (server/web/tablerules.js): the request body the create form
+// A classic table's choices (web/tablerules.js): the request body the create form
 // sends, option values as typed, and the rules in words the invitation shows. The presets'
 // values themselves are compared with engine/rules.py by tests/test_web_classic_match_presets.py.
 import { test } from "node:test";

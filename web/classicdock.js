@@ -21,7 +21,8 @@ export function myDock(S, A, v, me) {
     const pass = v.stock <= 0;
     row.appendChild(h("button", {
       class: "btn c-draw", type: "button", id: pass ? "btn-pass" : "btn-draw", "aria-keyshortcuts": pass ? "P" : "D",
-      disabled: L.changed ? true : null, title: L.changed ? t("ct.reset_first") : null, onclick: () => A.drawOrPass(),
+      disabled: L.changed || A.drawBusy() ? true : null, "aria-busy": A.drawBusy() ? "true" : null,
+      title: L.changed ? t("ct.reset_first") : null, onclick: () => A.drawOrPass(),
     }, t(pass ? "ct.pass" : "ct.draw"), kbd(pass ? "P" : "D")));
     row.appendChild(h("button", { class: "btn c-reset", type: "button", id: "btn-reset", "aria-keyshortcuts": "R", disabled: L.changed ? null : true, onclick: () => A.reset() }, t("ct.reset"), kbd("R")));
     const pair = jokerPair();

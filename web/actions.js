@@ -3,7 +3,7 @@
 // arrives; a refusal shows the server's sentence (or its translation) and changes nothing.
 import { t, refusalText } from "./i18n.js";
 import { api, ApiError } from "./net.js";
-import { toast, confirmDialog, cssKey } from "./ui.js";
+import { toast, confirmDialog, cssKey, oncePending } from "./ui.js";
 import { sortBySuit, sortByRank, moveInOrder, shiftInOrder } from "./cards.js";
 import { faces } from "./notices.js";
 import { commandsFor, group } from "./drop.js";
@@ -63,8 +63,9 @@ function adviceText(advice) {
   return t("hint.advice." + advice.code, vars, null) || t("hint.advice.other", vars);
 }
 
-const DRAW_REPEAT_MS = 300;
-let lastDrawAt = -Infinity;
+// Draw (§4): one at a time, from the send until its ack or refusal (a double click, a bouncing
+// D key, a second press on a slow phone draw one card).
+const drawOnce = oncePending(() => sendSeq([["draw", {}]]), () => render());
 
 export const Actions = {
   isSelected,
@@ -205,13 +206,10 @@ export const Actions = {
     else stepHint(S.hint, delta);
     render();
   },
-  /** Draw: a second Draw within 300 ms (a double click, a bouncing D key) is ignored. */
-  draw() {
-    const now = performance.now();
-    if (now - lastDrawAt < DRAW_REPEAT_MS) return false;
-    lastDrawAt = now;
-    return sendSeq([["draw", {}]]);
-  },
+  /** Draw: ignored while a Draw of mine waits for the server's answer. */
+  draw: () => drawOnce(),
+  /** Whether a Draw of mine waits for the server's answer (the button shows it busy). */
+  drawBusy: () => drawOnce.busy(),
   end: () => sendSeq([["end", {}]]),
   cancel: () => sendSeq([["cancel", {}]]),
   /** Stop! (§9): once a hand, it cannot be taken back (failing it eliminates, −15): confirm first. */

@@ -156,7 +156,7 @@ function onMessage(msg) {
         if (msg.version < S.version) return; // an older view than the one shown
         S.version = msg.version;
       }
-      // Changes since version - 1 (server/web/changes.js); on a gap, ask for a snapshot once.
+      // Changes since version - 1 (web/changes.js); on a gap, ask for a snapshot once.
       const next = applyFrame(S.game, S.gameVersion, msg);
       // The events leave out the `t` and `hand` the view says; those of a frame that could
       // not be applied come again, whole, in the replay that answers the resume.

@@ -53,7 +53,7 @@ export function myArea(S, A, mine) {
 
   const buttons = [];
   if (active) {
-    buttons.push(btn("draw", t("btn.draw"), "D", () => A.draw(), { cls: "primary", disabled: mine.stock_count === 0 || mine.staging.length > 0 || frozenByOther }));
+    buttons.push(btn("draw", t("btn.draw"), "D", () => A.draw(), { cls: "primary", disabled: mine.stock_count === 0 || mine.staging.length > 0 || frozenByOther || A.drawBusy() }));
     buttons.push(btn("stage", t("btn.stage"), "S", () => A.stage(), { disabled: !handSel }));
     buttons.push(btn("unstage", t("btn.unstage"), "U", () => A.unstage(), { disabled: !stagedSel }));
     buttons.push(btn("lay", t("btn.lay"), "L", () => A.lay(), { disabled: !(stagedSel || handSel || mine.staging.length) }));

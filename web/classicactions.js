@@ -8,7 +8,7 @@
 // and a table joker selected: Free the joker (or Swap it into the hand, freed_joker "keep").
 // Drags: the same, and a real card dropped on a joker frees it.
 import { t, refusalText } from "./i18n.js";
-import { toast, confirmDialog, cssKey } from "./ui.js";
+import { toast, confirmDialog, cssKey, oncePending } from "./ui.js";
 import { moveInOrder } from "./cards.js";
 import { legalNow, jokerFace } from "./classicview.js";
 import { CS } from "./classicstate.js";
@@ -18,6 +18,7 @@ import { Actions, keepOrder } from "./actions.js";
 
 const REPEAT_MS = 300;
 let lastTurnCmd = -Infinity;
+const drawPending = oncePending(() => send(view().stock > 0 ? [["draw", {}]] : [["pass", {}]]), () => render());
 
 /** Send commands in order, stopping at the first refusal (kept in CS.refusal, and shown). */
 async function send(cmds) {
@@ -202,16 +203,18 @@ export const ClassicActions = {
     return send([["move", { card: face, meld, to: meld, as }]]);
   },
 
-  /** Draw, or Pass when the stock is empty (C14, C15): once per 300 ms (a double click). */
+  /** Draw, or Pass when the stock is empty (C14, C15): ignored while one of mine waits for
+   * the server's answer (a double click or a second press on a slow phone sends one). */
   drawOrPass() {
-    const now = performance.now();
-    if (now - lastTurnCmd < REPEAT_MS) return false;
+    if (drawPending.busy()) return false;
     const L = legalNow(view());
     if (!L.myTurn) return notMyTurn();
     if (L.changed) { toast(t("ct.reset_first"), "info"); return false; }
-    lastTurnCmd = now;
-    return send(view().stock > 0 ? [["draw", {}]] : [["pass", {}]]);
+    lastTurnCmd = performance.now();
+    return drawPending();
   },
+  /** Whether a Draw or Pass of mine waits for the server's answer. */
+  drawBusy: () => drawPending.busy(),
   end() {
     if (!myTurn()) return notMyTurn();
     const now = performance.now();

@@ -185,3 +185,25 @@ export function fmtNumber(n) {
 export function fmtScore(n) {
   return typeof n === "number" && n > 0 ? `+${n}` : fmtNumber(n);
 }
+
+/**
+ * A command that must not go twice (Draw, Pass): busy from the send until the server's ack or
+ * refusal, however slow the network (a phone, a reconnect: the same id is re-sent), and for at
+ * least `repeatMs` after a press (a double click or a bouncing key on a fast link), so a second
+ * press meanwhile does nothing. `run()` returns a promise of true/false; `changed()`
+ * re-renders, so the button shows it is busy. `go.busy()` says whether it is.
+ */
+export function oncePending(run, changed, repeatMs = 300) {
+  let busy = false;
+  let last = -Infinity;
+  const go = async () => {
+    const now = performance.now();
+    if (busy || now - last < repeatMs) return false;
+    busy = true;
+    last = now;
+    changed();
+    try { return await run(); } finally { busy = false; changed(); }
+  };
+  go.busy = () => busy;
+  return go;
+}
