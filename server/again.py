@@ -43,8 +43,11 @@ REFUSALS = {
     "not_seated": "Only a player seated at this table can answer Play again.",
 }
 
-#: One request at a time per old table, so that two players asking at once make one table.
-_locks: dict[str, asyncio.Lock] = {}
+#: One request at a time per old table, so that two players asking at once make one table:
+#: the lock and how many requests hold or wait for it. The entry goes when the last one is done
+#: (dropping it as soon as the lock is free would hand a newcomer a second lock while a woken
+#: waiter has not yet taken the first).
+_locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
 
 def _refuse(status: int, code: str) -> ApiError:
@@ -69,7 +72,8 @@ async def _look(old: Table, player_id: str) -> tuple[str, dict[str, Any] | None]
 async def play_again(old: Table, session: Session, registry: TableRegistry, bots: BotSeats,
                      limits: Limits, ip: str) -> Table:
     """The new table of ``old`` (made on the first request), with ``session`` seated there."""
-    lock = _locks.setdefault(old.code, asyncio.Lock())
+    lock, users = _locks.get(old.code, (asyncio.Lock(), 0))
+    _locks[old.code] = (lock, users + 1)
     try:
         async with lock:
             seat, again = await _look(old, session.player_id)
@@ -79,9 +83,13 @@ async def play_again(old: Table, session: Session, registry: TableRegistry, bots
                     raise NoSuchTable("no_such_table",
                                       f"The new table {again['code']} is gone: start a new one.")
                 await new.join(session)
-                if seat in again["declined"]:
-                    declined = [n for n in again["declined"] if n != seat]
-                    await old.call(lambda: old.set_again({**again, "declined": declined}))
+
+                def accept() -> None:  # from the table's Play again now: a decline meanwhile stays
+                    now = old.again or again
+                    if seat in now["declined"]:
+                        old.set_again({**now, "declined": [n for n in now["declined"] if n != seat]})
+
+                await old.call(accept)
                 return new
             bot_levels = dict(old.bot_levels)
             limits.check_tables(registry, session.player_id, ip)
@@ -96,8 +104,11 @@ async def play_again(old: Table, session: Session, registry: TableRegistry, bots
             old.tlog.info("play again", seat, new=new.code)
             return new
     finally:
-        if not lock.locked():
-            _locks.pop(old.code, None)
+        lock, users = _locks[old.code]
+        if users == 1:
+            del _locks[old.code]
+        else:
+            _locks[old.code] = (lock, users - 1)
 
 
 async def decline(old: Table, session: Session, registry: TableRegistry) -> None:
