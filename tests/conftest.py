@@ -17,14 +17,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 # Hypothesis (issue 10): the suite is derandomized, so a run is reproducible; the fresh-seed
-# run (tests/test_engine_fresh_seed.py) sets MACHIAVELOX_HYPOTHESIS=fresh for a new seed.
+# run (tests/test_engine_fresh_seed.py) sets MACHIAVELOX_HYPOTHESIS=fresh for a new seed and
+# reports what it finds unshrunk (shrinking a long state machine run took over 5 minutes);
+# MACHIAVELOX_HYPOTHESIS=shrink reruns a seed with shrinking, to reduce what it found.
 settings.register_profile("derandomized", derandomize=True, print_blob=True)
-settings.register_profile("fresh", derandomize=False, print_blob=True, database=None)
-settings.load_profile(
-    "fresh" if os.environ.get("MACHIAVELOX_HYPOTHESIS") == "fresh" else "derandomized")
+settings.register_profile("fresh", derandomize=False, print_blob=True, database=None,
+                          phases=[Phase.explicit, Phase.reuse, Phase.generate])
+settings.register_profile("shrink", derandomize=False, print_blob=True, database=None)
+settings.load_profile({"fresh": "fresh", "shrink": "shrink"}.get(
+    os.environ.get("MACHIAVELOX_HYPOTHESIS", ""), "derandomized"))
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The public rules and conformance cases beside the checkout (MACHIAVELOX_SHARED_DIR elsewhere).

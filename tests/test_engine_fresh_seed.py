@@ -2,10 +2,11 @@
 
 The rest of the suite is derandomized (``tests/conftest.py``), so it finds the same examples
 every time; this run explores new ones. It prints its seed; when it finds a failure the
-output holds Hypothesis's ``@reproduce_failure`` blob, and what it found is a real bug: add it
-as a regression case in ``tests/cases/``. Reproduce with::
+output holds Hypothesis's ``@reproduce_failure`` blob of the unshrunk example (the run does not
+shrink, so it stays bounded), and what it found is a real bug, in the engine or in a check: pin
+it with a regression test or a case in ``tests/cases/``. Reproduce and shrink with::
 
-    MACHIAVELOX_HYPOTHESIS=fresh python -m pytest tests/test_engine_properties_rules.py \
+    MACHIAVELOX_HYPOTHESIS=shrink python -m pytest tests/test_engine_properties_rules.py \
         "tests/test_engine_properties.py::TestEngineStateMachine" --hypothesis-seed=SEED
 """
 

@@ -29,8 +29,8 @@ from enginehelpers import (
     changed_since,
     check_cards,
     diff_snapshots,
+    events,
     freeze_state,
-    replayed_place,
     score_by_r20,
     snapshot,
 )
@@ -342,6 +342,32 @@ def tick_checked(h: Hand, now: float, evs_out: list[dict[str, Any]]) -> None:
     check_state(h, now)
 
 
+def check_open_plays_explain_invalid_melds(h: Hand) -> None:
+    """R8 and R10: every meld is valid or empty, or becomes so once every open play's actions
+    on it are taken back, each with every later action of the same card, anyone's (R10's card
+    edge: undoing an action undoes what moved the card after it, so the card goes back to where
+    it was before the first action taken back). A meld still invalid then was wounded by a
+    confirmed play. Raises AssertionError naming the meld."""
+    open_ids = {pid for pid, pl in h.plays.items() if pl.status == "open"}
+    for mid, now_in in h.melds.items():
+        if not now_in or is_valid(now_in, h.rules):
+            continue
+        log = [a for a in h.meld_log.get(mid, ()) if not a.undone]
+        back = {a for a in log if a.play in open_ids}
+        judged = []
+        for c in dict.fromkeys([*now_in, *(a.card for a in log)]):
+            stack = [a for a in h.card_stack.get(c, []) if not a.undone]
+            place = stack[0].src if stack else h.loc[c]
+            for a in stack:
+                if a in back:
+                    break
+                place = ("meld", a.dst)
+            if place == ("meld", mid):
+                judged.append(c)
+        assert not judged or is_valid(judged, h.rules), (  # a confirmed play wounded it
+            f"meld {mid} {C.names(now_in)} is {C.names(judged)} with the open plays taken back")
+
+
 # ---------------------------------------------------------------------------------- (a)
 
 
@@ -399,26 +425,9 @@ class EngineMachine(RuleBasedStateMachine):
 
     @invariant()
     def every_meld_is_valid_once_the_open_plays_are_taken_back(self) -> None:
-        """R8's judged meld, turn 3: every meld is valid or empty, or becomes so once every
-        open play's actions on it are taken back (a play's later actions of a card with it),
-        each card replayed by the test's own reading (``enginehelpers.replayed_place``)."""
         h = getattr(self, "hand", None)
-        if h is None or h.result is not None:
-            return
-        open_ids = {pid for pid, pl in h.plays.items() if pl.status == "open"}
-        for mid, now_in in h.melds.items():
-            if not now_in or is_valid(now_in, h.rules):
-                continue
-            log = [a for a in h.meld_log.get(mid, ()) if not a.undone]
-            back = {a for a in log if a.play in open_ids}
-            judged = []
-            for c in dict.fromkeys([*now_in, *(a.card for a in log)]):
-                stack = [a for a in h.card_stack.get(c, []) if not a.undone]
-                place = replayed_place(stack, stack[0].src if stack else h.loc[c], back)
-                if place == ("meld", mid):
-                    judged.append(c)
-            assert not judged or is_valid(judged, h.rules), (  # a confirmed play wounded it
-                f"meld {mid} {C.names(now_in)} is {C.names(judged)} with the open plays taken back")
+        if h is not None and h.result is None:
+            check_open_plays_explain_invalid_melds(h)
 
 
 EngineMachine.TestCase.settings = settings(
@@ -621,3 +630,22 @@ def test_replaying_any_prefix_of_a_hand_gives_the_same_state(seed: int, cut: int
     h2, evs2 = replay(seed, log)
     assert evs2 == live
     assert diff_snapshots(snapshot(h), snapshot(h2)) == []
+
+
+def test_a_card_moved_on_by_another_open_play_is_home_once_the_first_is_taken_back() -> None:
+    """Shrunk from a fresh seed (3570068274): A moves 9S out of the nines, C moves it on from the
+    spades run to 6S 7S 8S; both plays open, the nines are 9D 9C. Taken back, A's move takes C's
+    with it (R10's card edge), so the check finds the nines whole, and A's cancel does just that."""
+    h = busy_position(1)
+    for cmd in (Command("A", "add", card="7H", meld=7), Command("A", "stage", card="10D"),
+                Command("C", "stage", card="10C"),
+                Command("A", "move", card="9S", meld=10, to=3), Command("C", "move", card="9S", meld=3, to=11)):
+        h.apply(cmd, 0.0)
+    assert C.names(h.melds[10]) == ["9D", "9C"] and C.names(h.melds[11]) == ["6S", "7S", "8S", "9S"]
+    check_open_plays_explain_invalid_melds(h)
+    h.drain_events()
+    h.apply(Command("A", "cancel"), 0.1)
+    undone = [(e["player"], e["card"], e["to"]) for e in events(h, "undone")]
+    assert undone == [("C", "9S", 3), ("A", "9S", 10)]
+    assert sorted(C.names(h.melds[10])) == ["9C", "9D", "9S"]
+    check_open_plays_explain_invalid_melds(h)
