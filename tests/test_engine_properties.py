@@ -343,29 +343,36 @@ def tick_checked(h: Hand, now: float, evs_out: list[dict[str, Any]]) -> None:
 
 
 def check_open_plays_explain_invalid_melds(h: Hand) -> None:
-    """R8 and R10: every meld is valid or empty, or becomes so once every open play's actions
-    on it are taken back, each with every later action of the same card, anyone's (R10's card
-    edge: undoing an action undoes what moved the card after it, so the card goes back to where
-    it was before the first action taken back). A meld still invalid then was wounded by a
-    confirmed play. Raises AssertionError naming the meld."""
-    open_ids = {pid for pid, pl in h.plays.items() if pl.status == "open"}
+    """R8 and R10: every meld is valid or empty, or becomes so once the plays still at risk are
+    taken back: the open plays, and the confirmed ones not yet final that depend on one of them
+    (R8's (a) and (b): a play confirmed because an open action was put back in its judged meld
+    falls with that action; R11). Each card of such a play goes back to where it was before the
+    first of those actions moved it: every later action of it, anyone's, falls too (R10's card
+    edge). A meld still invalid then was wounded by a play that stands. Raises AssertionError
+    naming the meld."""
+    at_risk = {pid for pid, pl in h.plays.items() if pl.status == "open"}
+    grew = True
+    while grew:
+        more = {pid for pid, pl in h.plays.items()
+                if pl.status == "confirmed" and pid not in at_risk and pl.deps & at_risk}
+        at_risk |= more
+        grew = bool(more)
     for mid, now_in in h.melds.items():
         if not now_in or is_valid(now_in, h.rules):
             continue
         log = [a for a in h.meld_log.get(mid, ()) if not a.undone]
-        back = {a for a in log if a.play in open_ids}
         judged = []
         for c in dict.fromkeys([*now_in, *(a.card for a in log)]):
             stack = [a for a in h.card_stack.get(c, []) if not a.undone]
             place = stack[0].src if stack else h.loc[c]
             for a in stack:
-                if a in back:
+                if a.play in at_risk:
                     break
                 place = ("meld", a.dst)
             if place == ("meld", mid):
                 judged.append(c)
-        assert not judged or is_valid(judged, h.rules), (  # a confirmed play wounded it
-            f"meld {mid} {C.names(now_in)} is {C.names(judged)} with the open plays taken back")
+        assert not judged or is_valid(judged, h.rules), (  # a play that stands wounded it
+            f"meld {mid} {C.names(now_in)} is {C.names(judged)} with the plays at risk taken back")
 
 
 # ---------------------------------------------------------------------------------- (a)
