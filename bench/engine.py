@@ -26,17 +26,32 @@ Targets on this machine: median ≤ 50 µs, p99 ≤ 500 µs, chain undo ≤ 5 ms
   (``engine.classic.checks.end_refusal``), beside the same checks judging all 30 melds (the
   baseline the turn's touched set saves), and of the accepted ``end`` (checks, faces settled,
   next turn). Target: checks median ≤ 100 µs. ``--classic`` runs this section alone.
+
+``--baseline REV`` (issue 26): this script measures the ``engine`` package of git revision REV
+(extracted with ``git archive`` into a temporary directory) and this checkout's, in separate
+processes and interleaved (baseline, change, baseline, change, ...), ``--runs`` times each
+(default 3), then prints each figure's median of the runs side by side with the change in per
+cent (negative is faster). The workload is this script's in both, so REV's engine must offer
+the names imported below (old names are kept as aliases for that). ``--json`` prints one run's
+figures as a JSON object of ``name: microseconds`` (or counts), ``--root DIR`` imports the
+engine from DIR instead of this checkout: the two options the interleaved runs use.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+# --root DIR (a baseline's extracted tree) must be on the path before the engine is imported
+_ROOT = sys.argv[sys.argv.index("--root") + 1] if "--root" in sys.argv[:-1] else str(REPO)
+sys.path.insert(0, _ROOT)
 
 from engine.classic.checks import end_refusal  # noqa: E402
 from engine.classic.jokers import meld_ok  # noqa: E402
@@ -126,7 +141,10 @@ def bench_busy(log_len: int) -> dict[str, float]:
 
 
 def chain_hand() -> Hand:
-    table, a_hand, b_hand, c_hand = [], [], [], []
+    table: list[list[str]] = []
+    a_hand: list[str] = []
+    b_hand: list[str] = []
+    c_hand: list[str] = []
     up = ["8", "9", "10", "J", "Q", "K", "A"]
     for _copy in range(2):
         for s in SUITS:
@@ -280,43 +298,103 @@ def bench_classic(repeat: int) -> dict[str, float]:
             "all_med": pct(every, 0.5), "end_med": pct(ends, 0.5)}
 
 
+def measure(args: argparse.Namespace, say: bool) -> dict[str, float]:
+    """Run the sections and return their figures by name (µs, or counts for ``*cards*``,
+    ``*plays*``); print them as lines too when ``say``."""
+    out = print if say else (lambda *_a, **_k: None)
+    fig: dict[str, float] = {}
+    if not args.classic:
+        for n in (int(x) for x in args.logs.split(",")):
+            b = bench_busy(n)
+            out(f"busy table, log {b['log']:>6} actions: {b['n']} commands  median {b['median_us']:.1f}"
+                f"  p99 {b['p99_us']:.1f}  max {b['max_us']:.1f}")
+            runs = [bench_chain(n) for _ in range(args.repeat)]
+            worst = max(r["chain_us"] for r in runs)
+            med = statistics.median(r["chain_us"] for r in runs)
+            r0 = runs[0]
+            out(f"chain undo, log {r0['log']:>6} actions: {r0['cards_back']} cards back,"
+                f" {r0['plays_fallen']} plays fallen  median {med:.0f}  worst {worst:.0f}")
+            fig |= {f"busy {n} median": b["median_us"], f"busy {n} p99": b["p99_us"],
+                    f"chain {n} median": med, f"chain {n} worst": worst,
+                    f"chain {n} cards back": r0["cards_back"],
+                    f"chain {n} plays fallen": r0["plays_fallen"]}
+        for n in (16, 24):
+            c = bench_crowded(n, args.repeat * 4)
+            out(f"crowded meld, {c['open']} open actions: all ten put back  median {c['needed_med']:.0f}"
+                f"  worst {c['needed_max']:.0f}; wounded  median {c['wounded_med']:.0f}"
+                f"  worst {c['wounded_max']:.0f}")
+            fig |= {f"crowded {n} put back median": c["needed_med"],
+                    f"crowded {n} wounded median": c["wounded_med"]}
+        out("targets: median <= 50, p99 <= 500, worst chain undo <= 5000,"
+            " worst judging at 16 open actions <= 5000")
+    c = bench_classic(2000)
+    out(f"classic end checks, 3 of 30 melds changed, jokers: median {c['checks_med']:.1f}"
+        f"  p99 {c['checks_p99']:.1f}; judging all 30 melds (baseline) median {c['all_med']:.1f};"
+        f" accepted end median {c['end_med']:.1f}")
+    out("classic target: checks median <= 100")
+    fig |= {"classic checks median": c["checks_med"], "classic checks p99": c["checks_p99"],
+            "classic end median": c["end_med"]}
+    return fig
+
+
+def extract(rev: str) -> Path:
+    """The tree of git revision ``rev`` (its ``engine`` package) in a new temporary directory."""
+    where = Path(tempfile.mkdtemp(prefix="engine-baseline-"))
+    tar = subprocess.run(["git", "archive", rev, "engine"], cwd=REPO, check=True,
+                         capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(where)], input=tar, check=True)
+    return where
+
+
+def child(args: argparse.Namespace, root: Path) -> dict[str, float]:
+    """One run of this script in a fresh process with the engine imported from ``root``."""
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--json", "--root", str(root),
+           "--logs", args.logs, "--repeat", str(args.repeat)] + (["--classic"] if args.classic else [])
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def compare(args: argparse.Namespace) -> int:
+    """``--baseline REV``: the baseline's and this checkout's runs interleaved, medians side by side."""
+    rev = subprocess.run(["git", "rev-parse", "--short", args.baseline], cwd=REPO, check=True,
+                         capture_output=True, text=True).stdout.strip()
+    base_root = extract(rev)
+    base: list[dict[str, float]] = []
+    new: list[dict[str, float]] = []
+    for i in range(args.runs):
+        print(f"run {i + 1} of {args.runs}: baseline {rev}, then this checkout", flush=True)
+        base.append(child(args, base_root))
+        new.append(child(args, REPO))
+    print(f"medians of {args.runs} interleaved runs (µs; counts for cards and plays)")
+    print(f"{'figure':<30} {'baseline ' + rev:>18} {'change':>12} {'delta':>8}")
+    for name in new[0]:
+        b = statistics.median(r[name] for r in base)
+        n = statistics.median(r[name] for r in new)
+        delta = f"{(n - b) / b * 100:+.1f}%" if b else "-"
+        print(f"{name:<30} {b:>18.1f} {n:>12.1f} {delta:>8}")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--logs", default="1000,10000", help="log lengths to pad to")
     ap.add_argument("--repeat", type=int, default=5, help="chain undo repetitions")
     ap.add_argument("--classic", action="store_true", help="only the classic section")
+    ap.add_argument("--baseline", metavar="REV", default=None,
+                    help="compare with the engine of git revision REV (interleaved runs, medians)")
+    ap.add_argument("--runs", type=int, default=3, help="runs of each side with --baseline")
+    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ap.add_argument("--root", default=str(REPO), help="import the engine from this directory")
     args = ap.parse_args()
-    print("engine benchmark (times in microseconds)")
-    if args.classic:
-        print_classic()
+    if args.baseline:
+        return compare(args)
+    if args.json:
+        print(json.dumps(measure(args, say=False)))
         return 0
-    for n in (int(x) for x in args.logs.split(",")):
-        b = bench_busy(n)
-        print(f"busy table, log {b['log']:>6} actions: {b['n']} commands  median {b['median_us']:.1f}"
-              f"  p99 {b['p99_us']:.1f}  max {b['max_us']:.1f}")
-        runs = [bench_chain(n) for _ in range(args.repeat)]
-        worst = max(r["chain_us"] for r in runs)
-        med = statistics.median(r["chain_us"] for r in runs)
-        r0 = runs[0]
-        print(f"chain undo, log {r0['log']:>6} actions: {r0['cards_back']} cards back,"
-              f" {r0['plays_fallen']} plays fallen  median {med:.0f}  worst {worst:.0f}")
-    for n in (16, 24):
-        c = bench_crowded(n, args.repeat * 4)
-        print(f"crowded meld, {c['open']} open actions: all ten put back  median {c['needed_med']:.0f}"
-              f"  worst {c['needed_max']:.0f}; wounded  median {c['wounded_med']:.0f}"
-              f"  worst {c['wounded_max']:.0f}")
-    print("targets: median <= 50, p99 <= 500, worst chain undo <= 5000,"
-          " worst judging at 16 open actions <= 5000")
-    print_classic()
+    print("engine benchmark (times in microseconds)")
+    measure(args, say=True)
     return 0
-
-
-def print_classic() -> None:
-    c = bench_classic(2000)
-    print(f"classic end checks, 3 of 30 melds changed, jokers: median {c['checks_med']:.1f}"
-          f"  p99 {c['checks_p99']:.1f}; judging all 30 melds (baseline) median {c['all_med']:.1f};"
-          f" accepted end median {c['end_med']:.1f}")
-    print("classic target: checks median <= 100")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .chain import ChainUndo
-from .errors import Refused
+from .errors import IllegalCommand
 from .model import (
     OVER,
     PLAYING,
@@ -83,7 +83,7 @@ class ClockRules(ChainUndo):
 
     def _cmd_disconnect(self, ps: PlayerState, cmd: Command) -> None:
         if not ps.connected:
-            raise Refused("disconnected")
+            raise IllegalCommand("disconnected")
         ps.connected = False
         self._emit("disconnected", ps.name, {})
         if ps.status == "active":
@@ -91,7 +91,7 @@ class ClockRules(ChainUndo):
 
     def _cmd_reconnect(self, ps: PlayerState, cmd: Command) -> None:
         if ps.connected:
-            raise Refused("connected")
+            raise IllegalCommand("connected")
         ps.connected = True
         ps.absence_deadline_ms = None
         ps.absence_waiting = False

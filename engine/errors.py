@@ -1,8 +1,19 @@
 """Refusals: every refused command carries a stable code and a sentence (R6).
 
-Error tree::
+A refused command is refused for one of two causes, as python-chess tells an invalid move from
+an illegal one (issue 26): :class:`InvalidCommand`, the command is malformed (no such command,
+a card that is no card, a field of the wrong kind, a player not at the table), and
+:class:`IllegalCommand`, the command is well formed but the rules say no. Both are
+:class:`Refused`, which callers catch for either; both change nothing, and a client sees the
+same ``refused`` frame for both (docs/protocol.md): only the code tells them apart.
 
-    Refused                      a command the rules do not allow; nothing changed
+Error tree (the codes by where the refusal comes from)::
+
+    Refused                      a refused command; nothing changed
+    ├── InvalidCommand           malformed: bad_card, bad_command, unknown_player,
+    │                            no_such_meld (a meld field that is no meld id);
+    │                            the server's bad_field, unknown_command
+    └── IllegalCommand           the rules say no: every other code below
     ├── by who sends it          unknown_player, out_of_hand, disconnected, connected,
     │                            not_in_tiebreak
     ├── by the phase             hand_over, frozen, tiebreak, not_stop_caller,
@@ -85,19 +96,54 @@ CLASSIC_MESSAGES: dict[str, str] = {
 }
 
 
-class Refused(Exception):
-    """A command refused by the rules; the hand is unchanged (R6).
+#: The codes of malformed commands (:class:`InvalidCommand`); ``bad_field`` and
+#: ``unknown_command`` are the server's (``server/variant.py``, docs/errors.md).
+INVALID_CODES: frozenset[str] = frozenset(
+    {"bad_card", "bad_command", "unknown_player", "no_such_meld", "bad_field", "unknown_command"})
 
-    ``code`` is a stable snake_case word from :data:`MESSAGES`; ``message`` a
-    sentence a player understands, naming the input where it helps.
+#: The codes of well-formed commands the rules refuse (:class:`IllegalCommand`).
+#: ``no_such_meld`` is in both: a meld id that is no number is malformed, a number that names
+#: no meld on the table (gone a moment ago, merged, emptied) is the table's state saying no.
+ILLEGAL_CODES: frozenset[str] = frozenset(
+    (set(MESSAGES) | set(CLASSIC_MESSAGES)) - (INVALID_CODES - {"no_such_meld"}))
+
+
+class Refused(Exception):
+    """A refused command; the hand is unchanged (R6). The base of both causes.
+
+    ``code`` is a stable snake_case word from :data:`MESSAGES` (or :data:`CLASSIC_MESSAGES`);
+    ``message`` a sentence a player understands, naming the input where it helps. The engine
+    raises only the two subclasses; ``Refused`` itself is what callers catch (and what the
+    server raises for its own field checks until it moves to :class:`InvalidCommand`).
     """
 
+    #: The codes this class may carry (``None``: any).
+    codes: frozenset[str] | None = None
+
     def __init__(self, code: str, detail: str | None = None) -> None:
+        if self.codes is not None and code not in self.codes:
+            raise EngineFault(f"{type(self).__name__} with code {code!r}, not one of its cause")
         self.code = code
         if detail is None:
             detail = MESSAGES.get(code) or CLASSIC_MESSAGES.get(code, code)
         self.message = detail
         super().__init__(f"{code}: {self.message}")
+
+
+class InvalidCommand(Refused):
+    """A malformed command: an unknown command or player, a card that is no card, a field of
+    the wrong kind. ``code`` is one of :data:`INVALID_CODES`; raising another is an
+    :class:`EngineFault`."""
+
+    codes = INVALID_CODES
+
+
+class IllegalCommand(Refused):
+    """A well-formed command the rules do not allow now (the phase, the play, the cards,
+    holds, the game, the turn: R6, C29). ``code`` is one of :data:`ILLEGAL_CODES`; raising
+    another is an :class:`EngineFault`."""
+
+    codes = ILLEGAL_CODES
 
 
 class EngineFault(Exception):

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .errors import Refused
+from .errors import IllegalCommand, InvalidCommand
 from .hand import Hand
 from .model import Command, Event
 from .rules import MACHIAVELOX, RuleSet
@@ -143,26 +143,26 @@ class Game:
         """
         self.tick(now)
         if self.phase == "over":
-            raise Refused("game_over", "This game is over.")
+            raise IllegalCommand("game_over", "This game is over.")
         seat = self.seats.get(cmd.player)
         if seat is None:
-            raise Refused("unknown_player", f"There is no player '{cmd.player}' at this table.")
+            raise InvalidCommand("unknown_player", f"There is no player '{cmd.player}' at this table.")
         if cmd.do in ("disconnect", "reconnect"):
             self._connection(seat, cmd)
             return {}
         if cmd.do == "leave_game" or (cmd.do == "leave" and self.phase == "pause"):
             if self.phase != "pause":
-                raise Refused("not_in_pause", "You can leave the game during the pause between hands;"
+                raise IllegalCommand("not_in_pause", "You can leave the game during the pause between hands;"
                                               " during a hand, Leave leaves the hand.")
             if not seat.connected:
-                raise Refused("disconnected")
+                raise IllegalCommand("disconnected")
             self._leave_game([seat.name], "leave")
             return {}
         if cmd.do == "ready":
             if self.phase != "pause":
-                raise Refused("not_in_pause", "Ready is for the pause between hands.")
+                raise IllegalCommand("not_in_pause", "Ready is for the pause between hands.")
             if not seat.connected:
-                raise Refused("disconnected")
+                raise IllegalCommand("disconnected")
             if not seat.ready:
                 seat.ready = True
                 self._emit("ready", seat.name, {})
@@ -170,7 +170,7 @@ class Game:
                 self._end_pause()
             return {}
         if self.phase != "hand" or self.hand is None:
-            raise Refused("not_in_hand", "No hand is being played: wait for the next one.")
+            raise IllegalCommand("not_in_hand", "No hand is being played: wait for the next one.")
         made = self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
         self._pull()
         if self.hand.result is not None:
@@ -191,9 +191,9 @@ class Game:
     def _connection(self, seat: Seat, cmd: Command) -> None:
         if cmd.do == "disconnect":
             if not seat.connected:
-                raise Refused("disconnected")
+                raise IllegalCommand("disconnected")
         elif seat.connected:
-            raise Refused("connected")
+            raise IllegalCommand("connected")
         if self.phase == "hand" and self.hand is not None and seat.name in self.hand.players:
             self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
             self._pull()

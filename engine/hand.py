@@ -38,7 +38,7 @@ from . import cards as C
 from .clocks import _ABSENCE, _FREEZE, _HOLD, _INACTIVITY, _PLAY, _TIEBREAK
 from .commands import COMMANDS
 from .ending import EndingRules
-from .errors import EngineFault, Refused
+from .errors import EngineFault, IllegalCommand, InvalidCommand
 from .model import FROZEN, OVER, Command, Event
 from .rules import MACHIAVELOX, RuleSet
 from .timeunits import ms, sec
@@ -179,12 +179,12 @@ class Hand(EndingRules):
         """
         self.tick(now)
         if cmd.do not in COMMANDS:
-            raise Refused("bad_command", f"Unknown command '{cmd.do}'.")
+            raise InvalidCommand("bad_command", f"Unknown command '{cmd.do}'.")
         if self.phase is OVER:
-            raise Refused("hand_over")
+            raise IllegalCommand("hand_over")
         ps = self.players.get(cmd.player)
         if ps is None:
-            raise Refused("unknown_player", f"There is no player '{cmd.player}' at this table.")
+            raise InvalidCommand("unknown_player", f"There is no player '{cmd.player}' at this table.")
         made: dict[str, int] | None = getattr(self, "_cmd_" + cmd.do)(ps, cmd)
         self._settle()
         return made or {}

@@ -7,7 +7,7 @@ from typing import Any
 
 from . import cards as C
 from .clocks import ClockRules
-from .errors import Refused
+from .errors import IllegalCommand, InvalidCommand, Refused
 from .melds import is_valid, run_order
 from .model import (
     Action,
@@ -24,20 +24,22 @@ class PlayRules(ClockRules):
 
     def _guard_player(self, ps: PlayerState, *, freeze_ok: bool = False) -> None:
         if ps.status != "active":
-            raise Refused("out_of_hand")
+            raise IllegalCommand("out_of_hand")
         if not ps.connected:
-            raise Refused("disconnected")
+            raise IllegalCommand("disconnected")
         if self.tiebreak is not None and ps.name not in self.tiebreak.players:
-            raise Refused("not_in_tiebreak")
+            raise IllegalCommand("not_in_tiebreak")
         if self.freeze is not None and self.freeze.caller != ps.name and not freeze_ok:
-            raise Refused("frozen")
+            raise IllegalCommand("frozen")
 
     def _is_caller(self, p: str) -> bool:
         return self.freeze is not None and self.freeze.caller == p
 
     def _meld(self, mid: int | None) -> list[int]:
-        if not isinstance(mid, int) or isinstance(mid, bool) or not self.melds.get(mid):
-            raise Refused("no_such_meld", f"There is no meld {mid} on the table.")
+        if not isinstance(mid, int) or isinstance(mid, bool):
+            raise InvalidCommand("no_such_meld", f"There is no meld {mid} on the table.")
+        if not self.melds.get(mid):
+            raise IllegalCommand("no_such_meld", f"There is no meld {mid} on the table.")
         return self.melds[mid]
 
     def _current_play(self, ps: PlayerState) -> Play | None:
@@ -61,9 +63,9 @@ class PlayRules(ClockRules):
     def _cmd_draw(self, ps: PlayerState, cmd: Command) -> None:
         self._guard_player(ps)
         if self.staging[ps.name]:
-            raise Refused("staging_not_empty", "You cannot draw while your staging area holds cards.")
+            raise IllegalCommand("staging_not_empty", "You cannot draw while your staging area holds cards.")
         if not self.stocks[ps.name]:
-            raise Refused("stock_empty")
+            raise IllegalCommand("stock_empty")
         card = self._draw_top(ps)
         self._restart_inactivity()
         self._emit("drew", ps.name, {"stock": len(self.stocks[ps.name])}, {"card": C.name(card)})
@@ -72,7 +74,7 @@ class PlayRules(ClockRules):
         self._guard_player(ps)
         card = self._find(self._hand_pool(ps.name), cmd.card)
         if card is None:
-            raise Refused("card_not_in_hand", f"{cmd.card} is not in your hand.")
+            raise IllegalCommand("card_not_in_hand", f"{cmd.card} is not in your hand.")
         owner = self._owner_of(card, ps.name)
         play = self._open_play(ps)
         play.staged_ever = True
@@ -84,7 +86,7 @@ class PlayRules(ClockRules):
         self._guard_player(ps)
         card = self._find(self.staging[ps.name], cmd.card)
         if card is None:
-            raise Refused("card_not_staged", f"{cmd.card} is not in your staging area.")
+            raise IllegalCommand("card_not_staged", f"{cmd.card} is not in your staging area.")
         owner = self._pile_owner.pop(card, ps.name)
         self._move_card(card, ("hand", owner))
         self._emit("unstaged", ps.name, {"card": C.name(card), "owner": owner})
@@ -96,17 +98,17 @@ class PlayRules(ClockRules):
         self._guard_player(ps)
         faces = list(cmd.cards or ())
         if len(faces) < 3:
-            raise Refused("too_few_cards")
+            raise IllegalCommand("too_few_cards")
         pool = list(self.staging[ps.name])
         chosen: list[int] = []
         for f in faces:
             c = self._find(pool, f)
             if c is None:
-                raise Refused("card_not_staged", f"{f} is not in your staging area.")
+                raise IllegalCommand("card_not_staged", f"{f} is not in your staging area.")
             pool.remove(c)
             chosen.append(c)
         if not is_valid(chosen, self.rules):
-            raise Refused("invalid_meld", f"{' '.join(faces)} is not a valid run or set.")
+            raise IllegalCommand("invalid_meld", f"{' '.join(faces)} is not a valid run or set.")
         play = self._current_play(ps)
         assert play is not None
         mid = self._new_meld()
@@ -121,11 +123,11 @@ class PlayRules(ClockRules):
     def _cmd_add(self, ps: PlayerState, cmd: Command) -> None:
         self._guard_player(ps)
         if self.staging[ps.name]:
-            raise Refused("staging_not_empty",
+            raise IllegalCommand("staging_not_empty",
                           "Your staging area holds cards: place them, or take them back, first.")
         card = self._find(self._hand_pool(ps.name), cmd.card)
         if card is None:
-            raise Refused("card_not_in_hand", f"{cmd.card} is not in your hand.")
+            raise IllegalCommand("card_not_in_hand", f"{cmd.card} is not in your hand.")
         self._meld(cmd.meld)
         assert cmd.meld is not None
         owner = self._owner_of(card, ps.name)
@@ -137,9 +139,9 @@ class PlayRules(ClockRules):
         self._guard_player(ps)
         card = self._find(self.staging[ps.name], cmd.card)
         if card is None:
-            raise Refused("card_not_staged", f"{cmd.card} is not in your staging area.")
+            raise IllegalCommand("card_not_staged", f"{cmd.card} is not in your staging area.")
         if cmd.meld == "new" or cmd.to == "new":  # type: ignore[comparison-overlap]
-            raise Refused("place_needs_meld")
+            raise IllegalCommand("place_needs_meld")
         self._meld(cmd.meld)
         assert cmd.meld is not None
         play = self._current_play(ps)
@@ -153,19 +155,19 @@ class PlayRules(ClockRules):
     def _check_take(self, ps: PlayerState, face: str | None, mid: int | None) -> int:
         caller = self._is_caller(ps.name)
         if not caller and not self.staging[ps.name]:
-            raise Refused("not_declared")
+            raise IllegalCommand("not_declared")
         if ps.name in self.holds:
-            raise Refused("already_holding")
+            raise IllegalCommand("already_holding")
         meld = self._meld(mid)
         card = self._find(meld, face)
         if card is None:
-            raise Refused("card_not_in_meld", f"{face} is not in meld {mid}.")
+            raise IllegalCommand("card_not_in_meld", f"{face} is not in meld {mid}.")
         for h in self.holds.values():
             if h.card == card:
-                raise Refused("held")
+                raise IllegalCommand("held")
         res = self.reserved.get(card)
         if res is not None and not caller and self.plays[res].player != ps.name:
-            raise Refused("reserved")
+            raise IllegalCommand("reserved")
         return card
 
     def _cmd_take(self, ps: PlayerState, cmd: Command) -> None:
@@ -181,17 +183,19 @@ class PlayRules(ClockRules):
     def _drop_target(self, to: int | str | None, src: int) -> int | None:
         if to == "new":
             return None
-        if not isinstance(to, int) or isinstance(to, bool) or not self.melds.get(to):
-            raise Refused("no_such_meld", f"There is no meld {to} on the table.")
+        if not isinstance(to, int) or isinstance(to, bool):
+            raise InvalidCommand("no_such_meld", f"There is no meld {to} on the table.")
+        if not self.melds.get(to):
+            raise IllegalCommand("no_such_meld", f"There is no meld {to} on the table.")
         if to == src:
-            raise Refused("same_meld")
+            raise IllegalCommand("same_meld")
         return to
 
     def _cmd_drop(self, ps: PlayerState, cmd: Command) -> dict[str, int] | None:
         self._guard_player(ps)
         hold = self.holds.get(ps.name)
         if hold is None:
-            raise Refused("not_holding")
+            raise IllegalCommand("not_holding")
         try:
             dst = self._drop_target(cmd.to, hold.meld)
         except Refused:
@@ -225,14 +229,14 @@ class PlayRules(ClockRules):
         self._guard_player(ps)
         play = self._current_play(ps)
         if play is None:
-            raise Refused("no_open_play")
+            raise IllegalCommand("no_open_play")
         self._end_play(play, "end")
 
     def _cmd_cancel(self, ps: PlayerState, cmd: Command) -> None:
         self._guard_player(ps)
         play = self._current_play(ps)
         if play is None:
-            raise Refused("no_open_play")
+            raise IllegalCommand("no_open_play")
         self._end_play(play, "cancel")
 
     def _end_play(self, play: Play, reason: str) -> None:

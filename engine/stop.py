@@ -6,7 +6,7 @@ import copy
 from typing import Any
 
 from . import cards as C
-from .errors import Refused
+from .errors import IllegalCommand
 from .model import (
     FROZEN,
     PLAYING,
@@ -24,15 +24,15 @@ class StopRules(PlayRules):
 
     def _cmd_stop(self, ps: PlayerState, cmd: Command) -> None:
         if ps.status != "active":
-            raise Refused("out_of_hand")
+            raise IllegalCommand("out_of_hand")
         if not ps.connected:
-            raise Refused("disconnected")
+            raise IllegalCommand("disconnected")
         if self.phase is TIEBREAK:
-            raise Refused("tiebreak")
+            raise IllegalCommand("tiebreak")
         if self.freeze is not None:
-            raise Refused("frozen" if self.freeze.caller != ps.name else "no_stop_now")
+            raise IllegalCommand("frozen" if self.freeze.caller != ps.name else "no_stop_now")
         if ps.stop_used:
-            raise Refused("stop_used")
+            raise IllegalCommand("stop_used")
         ps.stop_used = True
         at_stop = self._capture()
         for p in list(self.holds):
@@ -60,11 +60,11 @@ class StopRules(PlayRules):
 
     def _cmd_give_up(self, ps: PlayerState, cmd: Command) -> None:
         if ps.status != "active":
-            raise Refused("out_of_hand")
+            raise IllegalCommand("out_of_hand")
         if not ps.connected:
-            raise Refused("disconnected")
+            raise IllegalCommand("disconnected")
         if not self._is_caller(ps.name):
-            raise Refused("not_stop_caller")
+            raise IllegalCommand("not_stop_caller")
         self._fail_freeze("gave_up")
 
     def _fail_freeze(self, how: str) -> None:

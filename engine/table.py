@@ -4,7 +4,7 @@ and the queries on the table."""
 from __future__ import annotations
 
 from . import cards as C
-from .errors import Refused
+from .errors import InvalidCommand
 from .melds import display_order, layout
 from .model import Loc, Play, PlayerState
 from .state import HandState
@@ -118,11 +118,11 @@ class CardTable(HandState):
     def _find(self, pool: list[int], face_text: str | None) -> int | None:
         """R1: the card of that face in ``pool`` that arrived there last."""
         if face_text is None:
-            raise Refused("bad_card", "Name a card, like 10H or QS.")
+            raise InvalidCommand("bad_card", "Name a card, like 10H or QS.")
         try:
             face = C.parse_face(face_text)
         except C.NotationError as e:
-            raise Refused("bad_card", str(e)) from None
+            raise InvalidCommand("bad_card", str(e)) from None
         best = None
         for c in pool:
             if C.face_of(c) == face and (best is None or self.arrival[c] > self.arrival[best]):

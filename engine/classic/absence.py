@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import Refused
+from ..errors import IllegalCommand
 from ..timeunits import ms
 from .model import Play
 from .turn import ClassicHand
@@ -72,7 +72,7 @@ class AbsenceRules:
     def _cmd_disconnect(self, cmd: Play) -> None:
         p = cmd.player
         if not self.connected[p]:
-            raise Refused("already_disconnected")
+            raise IllegalCommand("already_disconnected")
         self.connected[p] = False
         self.absent_since_ms[p] = self.now_ms
         self._emit("disconnected", p, {})
@@ -80,7 +80,7 @@ class AbsenceRules:
     def _cmd_reconnect(self, cmd: Play) -> None:
         p = cmd.player
         if self.connected[p]:
-            raise Refused("not_disconnected")
+            raise IllegalCommand("not_disconnected")
         self.connected[p] = True
         self.absent_since_ms[p] = None
         self._emit("reconnected", p, {})
@@ -89,12 +89,12 @@ class AbsenceRules:
         """Leave the hand (C31): the seat is skipped until the hand ends."""
         p = cmd.player
         if not self.in_match[p]:
-            raise Refused("not_in_game")
+            raise IllegalCommand("not_in_game")
         hand = self.hand
         if hand is None or not self._hand_live():
-            raise Refused("hand_over")
+            raise IllegalCommand("hand_over")
         if hand.status.get(p) != "in":
-            raise Refused("not_in_hand")
+            raise IllegalCommand("not_in_hand")
         hand.leave([p], self.now_ms)
         self._after_hand_change()
 
@@ -102,7 +102,7 @@ class AbsenceRules:
         """Leave the match (C31), and the hand being played with it."""
         p = cmd.player
         if not self.in_match[p]:
-            raise Refused("not_in_game")
+            raise IllegalCommand("not_in_game")
         self.in_match[p] = False
         self.ready.discard(p)
         self._emit("left_match", p, {})
@@ -117,9 +117,9 @@ class AbsenceRules:
         """Ready for the next hand (R21): once every connected player in the match is."""
         p = cmd.player
         if not self.in_match[p]:
-            raise Refused("not_in_game")
+            raise IllegalCommand("not_in_game")
         if self._hand_live():
-            raise Refused("hand_not_over")
+            raise IllegalCommand("hand_not_over")
         self.ready.add(p)
         self._emit("ready", p, {})
         waiting = [q for q, inside in self.in_match.items()

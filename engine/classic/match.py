@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import cards as C
-from ..errors import EngineFault, Refused
+from ..errors import EngineFault, IllegalCommand, InvalidCommand
 from ..model import Event
 from ..rules import MatchEnd, RuleSet, Scoring
 from ..timeunits import ms, sec
@@ -266,29 +266,29 @@ class ClassicMatch(AbsenceRules):
         (``{"meld": id}`` for a new meld). Raises :class:`Refused` having changed nothing."""
         self.tick(now)
         if cmd.do not in TURN_COMMANDS and cmd.do not in MATCH_COMMANDS:
-            raise Refused("bad_command", f"Unknown command '{cmd.do}'.")
+            raise InvalidCommand("bad_command", f"Unknown command '{cmd.do}'.")
         if cmd.do == "deal":
             self.deal_next()
             return {}
         if cmd.player not in self.totals:
-            raise Refused("unknown_player", f"There is no player '{cmd.player}' at this table.")
+            raise InvalidCommand("unknown_player", f"There is no player '{cmd.player}' at this table.")
         absent = self.in_match[cmd.player] and not self.connected[cmd.player]
         if cmd.do in MATCH_COMMANDS:
             if self.over and cmd.do in ("ready", "leave_game"):
-                raise Refused("game_over")
+                raise IllegalCommand("game_over")
             if absent and cmd.do not in ("reconnect", "disconnect"):
                 # C31 (a), turn 3: an absent player's commands but reconnect are refused,
                 # leave and leave_game included (absence leaves by its own clock).
-                raise Refused("disconnected")
+                raise IllegalCommand("disconnected")
             getattr(self, "_cmd_" + cmd.do)(cmd)
             return {}
         hand = self.hand
         if hand is None or hand.result is not None:
-            raise Refused("hand_over")
+            raise IllegalCommand("hand_over")
         if not self.in_match[cmd.player]:
-            raise Refused("not_in_game")
+            raise IllegalCommand("not_in_game")
         if absent:
-            raise Refused("disconnected")
+            raise IllegalCommand("disconnected")
         made = hand.play(cmd, self.now_ms)
         self._after_hand_change()
         return made
@@ -297,9 +297,9 @@ class ClassicMatch(AbsenceRules):
         """Deal the next hand now (the scenario's ``deal`` step): refused with ``game_over``
         once the match is over, ``hand_not_over`` while a hand is played (C29)."""
         if self.over:
-            raise Refused("game_over")
+            raise IllegalCommand("game_over")
         if self._hand_live():
-            raise Refused("hand_not_over")
+            raise IllegalCommand("hand_not_over")
         self._deal()
 
     def _deal(self) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import cards as C
-from ..errors import Refused
+from ..errors import IllegalCommand, InvalidCommand
 from ..rules import CardValues, RuleSet, Scoring, StockOut
 from ..timeunits import ms
 from .checks import end_refusal, settle
@@ -243,11 +243,11 @@ class ClassicHand:
         """Carry out a turn command (C13–C16, C18) or raise :class:`Refused` (C29) having
         changed nothing. Returns ``{"meld": id}`` when a new meld was made, else ``{}``."""
         if self.result is not None:
-            raise Refused("hand_over")
+            raise IllegalCommand("hand_over")
         if self.status.get(cmd.player) != "in":
-            raise Refused("not_in_hand")
+            raise IllegalCommand("not_in_hand")
         if cmd.player != self.turn:
-            raise Refused("not_your_turn")
+            raise IllegalCommand("not_your_turn")
         handler: Callable[[Play, int], dict[str, int] | None] = getattr(self, "_cmd_" + cmd.do)
         return handler(cmd, now_ms) or {}
 
@@ -259,15 +259,17 @@ class ClassicHand:
         return mid < self.snapshot.next_meld
 
     def _meld_id(self, value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or value not in self.melds:
-            raise Refused("no_such_meld", f"There is no meld {value!r} on the table.")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidCommand("no_such_meld", f"There is no meld {value!r} on the table.")
+        if value not in self.melds:
+            raise IllegalCommand("no_such_meld", f"There is no meld {value!r} on the table.")
         return value
 
     def _read(self, text: Any) -> tuple[bool, int | None]:
         try:
             return parse_joker(text)
         except C.NotationError as e:
-            raise Refused("bad_card", str(e)) from None
+            raise InvalidCommand("bad_card", str(e)) from None
 
     def _from_hand(self, p: str, texts: list[Any]) -> list[tuple[int, int | None]]:
         """The hand's cards for these faces (the last to arrive of a face first), each with the
@@ -285,7 +287,7 @@ class ClassicHand:
                     found = c
                     break
             if found is None:
-                raise Refused("card_not_in_hand", f"{text} is not in your hand.")
+                raise IllegalCommand("card_not_in_hand", f"{text} is not in your hand.")
             taken.add(found)
             out.append((found, face if joker else None))
         return out
@@ -299,7 +301,7 @@ class ClassicHand:
                 return c
             if not joker and not C.is_joker(c) and c % 52 == face:
                 return c
-        raise Refused("card_not_in_meld", f"{text} is not in meld {mid}.")
+        raise IllegalCommand("card_not_in_meld", f"{text} is not in meld {mid}.")
 
     def _put(self, card: int, mid: int, face: int | None) -> None:
         self.melds.setdefault(mid, []).append(card)
@@ -324,7 +326,7 @@ class ClassicHand:
         """C13: hand → a new meld, any cards (judged only at ``end``)."""
         texts = list(cmd.cards or ())
         if not texts:
-            raise Refused("bad_command", "Lay at least one card.")
+            raise InvalidCommand("bad_command", "Lay at least one card.")
         picked = self._from_hand(cmd.player, texts)
         mid = self._new_meld()
         for card, face in picked:
@@ -337,7 +339,7 @@ class ClassicHand:
         """C13: hand → an existing meld."""
         mid = self._meld_id(cmd.meld)
         if not self._opened(cmd.player) and self._old(mid):
-            raise Refused("not_opened")
+            raise IllegalCommand("not_opened")
         ((card, face),) = self._from_hand(cmd.player, [cmd.card])
         self.hands[cmd.player].remove(card)
         self._put(card, mid, face)
@@ -348,29 +350,29 @@ class ClassicHand:
         a joker takes the face ``as`` names, or none until ``end`` (C8)."""
         loose = cmd.meld == "loose"
         if loose and not self.loose:
-            raise Refused("no_loose_joker")
+            raise IllegalCommand("no_loose_joker")
         src = None if loose else self._meld_id(cmd.meld)
         dst = None if cmd.to == "new" else self._meld_id(cmd.to)
         as_face: int | None = None
         if cmd.as_ is not None:
             joker, as_face = self._read(cmd.as_)
             if joker:
-                raise Refused("bad_card", f"'as' names the face a joker stands for, like 7H, "
+                raise InvalidCommand("bad_card", f"'as' names the face a joker stands for, like 7H, "
                                           f"not {cmd.as_}.")
         if src is not None and src == dst and not (as_face is not None and self._jokerish(cmd)):
-            raise Refused("same_meld")
+            raise IllegalCommand("same_meld")
         if not self._opened(cmd.player) and any(m is not None and self._old(m)
                                                  for m in (src, dst)):
-            raise Refused("not_opened")
+            raise IllegalCommand("not_opened")
         if src is None:
             joker, _ = self._read(cmd.card)
             if not joker:
-                raise Refused("card_not_in_meld", f"{cmd.card} is not a loose joker.")
+                raise IllegalCommand("card_not_in_meld", f"{cmd.card} is not a loose joker.")
             card = self.loose[-1]
         else:
             card = self._in_meld(src, cmd.card)
         if as_face is not None and not C.is_joker(card):
-            raise Refused("bad_card", "Only a joker takes a face with 'as'.")
+            raise InvalidCommand("bad_card", "Only a joker takes a face with 'as'.")
         if src is None:
             self.loose.remove(card)
         else:
@@ -392,7 +394,7 @@ class ClassicHand:
     def _joker_for(self, mid: int, card: int) -> int:
         j = joker_place(self.melds[mid], self.faces, card % 52)
         if j is None:
-            raise Refused("not_joker_place", f"{C.name(card)} cannot take the place of a "
+            raise IllegalCommand("not_joker_place", f"{C.name(card)} cannot take the place of a "
                                              f"joker in meld {mid}.")
         return j
 
@@ -402,16 +404,16 @@ class ClassicHand:
         mid = self._meld_id(cmd.meld)
         src = None if cmd.source is None else self._meld_id(cmd.source)
         if src == mid:
-            raise Refused("same_meld")
+            raise IllegalCommand("same_meld")
         if not self._opened(cmd.player) and (self._old(mid) or (src is not None
                                                                 and self._old(src))):
-            raise Refused("not_opened")
+            raise IllegalCommand("not_opened")
         if src is None:
             ((card, _),) = self._from_hand(cmd.player, [cmd.card])
         else:
             card = self._in_meld(src, cmd.card)
         if C.is_joker(card):
-            raise Refused("not_joker_place", "A joker cannot free a joker.")
+            raise IllegalCommand("not_joker_place", "A joker cannot free a joker.")
         joker = self._joker_for(mid, card)
         if src is None:
             self.hands[cmd.player].remove(card)
@@ -429,13 +431,13 @@ class ClassicHand:
         """C12 (``freed_joker: keep``): a hand card takes a joker's place, the joker goes into
         the hand. Needs an opened player; counts as a card from the hand."""
         if self.rules.freed_joker.value != "keep":
-            raise Refused("swap_not_allowed")
+            raise IllegalCommand("swap_not_allowed")
         mid = self._meld_id(cmd.meld)
         if not self._opened(cmd.player):
-            raise Refused("not_opened")
+            raise IllegalCommand("not_opened")
         ((card, _),) = self._from_hand(cmd.player, [cmd.card])
         if C.is_joker(card):
-            raise Refused("not_joker_place", "A joker cannot free a joker.")
+            raise IllegalCommand("not_joker_place", "A joker cannot free a joker.")
         joker = self._joker_for(mid, card)
         hand = self.hands[cmd.player]
         hand.remove(card)
@@ -457,7 +459,7 @@ class ClassicHand:
         """C16: the checks in order; accepted, faces settle, an empty hand wins (C22)."""
         code = end_refusal(self, cmd.player)
         if code is not None:
-            raise Refused(code)
+            raise IllegalCommand(code)
         settle(self)
         self.unopened.discard(cmd.player)
         self.pass_row = []
@@ -471,9 +473,9 @@ class ClassicHand:
     def _cmd_draw(self, cmd: Play, now_ms: int) -> None:
         """C14: the stock's top card, only with nothing changed; the turn ends."""
         if not self.stock:
-            raise Refused("stock_empty", "There is nothing left to draw.")
+            raise IllegalCommand("stock_empty", "There is nothing left to draw.")
         if self.changed():
-            raise Refused("turn_changed")
+            raise IllegalCommand("turn_changed")
         self.restore()  # R2 as amended: the next id goes back too
         card = self.stock.pop(0)
         self.hands[cmd.player].append(card)
@@ -484,9 +486,9 @@ class ClassicHand:
     def _cmd_pass(self, cmd: Play, now_ms: int) -> None:
         """C15: only with an empty stock and nothing changed; the turn ends."""
         if self.stock:
-            raise Refused("stock_not_empty")
+            raise IllegalCommand("stock_not_empty")
         if self.changed():
-            raise Refused("turn_changed")
+            raise IllegalCommand("turn_changed")
         self.restore()
         self.pass_row.append(cmd.player)
         self._emit("passed", cmd.player, {"passes": self.passes}, None)
