@@ -103,3 +103,34 @@ def test_register_log_in_and_log_out_everywhere(live_server, browsers: Browsers)
     # The refused requests made on purpose log "Failed to load resource"; nothing else may.
     others = [e for e in browsers.errors if "Failed to load resource" not in e]
     assert others == [], others
+
+
+def test_what_a_person_types_survives_a_redraw(live_server, browsers: Browsers) -> None:
+    """A redraw rebuilds the page's fields: what someone typed in the account form, and where
+    their caret was, must come through it (a redraw while typing once wiped name and password,
+    and registering did nothing: the form was empty and required)."""
+    page = browsers.page("typist")
+    page.goto(live_server.url + "/")
+    page.click("#acct-name")
+    page.keyboard.type("Tessa", delay=30)
+    page.click("#acct-password")
+    page.keyboard.type(PASSWORD, delay=10)
+    page.click("#join-code")
+    page.keyboard.type("ab", delay=30)
+    # A language switch redraws the whole page; so does anything the server tells it.
+    page.select_option("#lang", "it")
+    expect(page.locator("#acct-register")).to_have_text("Registrati")
+    assert page.input_value("#acct-name") == "Tessa"
+    assert page.input_value("#acct-password") == PASSWORD
+    assert page.input_value("#join-code") == "ab"
+    # Typing on in the name field while the page redraws (the page's own render): the focus
+    # and the caret stay, so the next letters land where the person is typing.
+    page.click("#acct-name")
+    page.keyboard.press("End")
+    page.keyboard.type("r")
+    page.evaluate("import('/static/render.js').then((m) => m.renderNow())")
+    page.keyboard.type("a")
+    assert page.input_value("#acct-name") == "Tessara"
+    page.click("#acct-register")
+    expect(page.locator("#acct-as")).to_contain_text("Tessara")
+    browsers.assert_no_console_errors()

@@ -17,13 +17,17 @@ export function render() {
   queueMicrotask(() => { renderQueued = false; renderNow(); });
 }
 
-/** Redraw at once, keeping focus (by data-key) and the scroll of [data-scroll] boxes. */
+/** Redraw at once, keeping focus (by data-key, else id), the scroll of [data-scroll] boxes, and
+ * what a person typed or chose in a form field (keptFields). */
 export function renderNow() {
   const app = document.getElementById("app");
   const active = document.activeElement;
-  const focusKey = active && active.dataset ? active.dataset.key : null;
+  const focusKey = active && active.dataset && active.dataset.key ? active.dataset.key : null;
+  const focusId = !focusKey && active && active !== document.body && app.contains(active) ? active.id : null;
+  const caret = active && typeof active.selectionStart === "number" ? [active.selectionStart, active.selectionEnd] : null;
   const scrolls = {};
   for (const el of app.querySelectorAll("[data-scroll]")) scrolls[el.dataset.scroll] = [el.scrollLeft, el.scrollTop];
+  const typed = keptFields(app);
   app.textContent = "";
   document.documentElement.lang = getLang();
   document.title = S.route === "table" && S.code ? `${S.code} · Machiavelox` : "Machiavelox";
@@ -34,9 +38,49 @@ export function renderNow() {
     const v = scrolls[el.dataset.scroll];
     if (v) { el.scrollLeft = v[0]; el.scrollTop = v[1]; }
   }
-  if (focusKey) {
-    const el = app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (el) el.focus({ preventScroll: true });
+  restoreFields(app, typed);
+  const el = focusKey ? app.querySelector(`[data-key="${CSS.escape(focusKey)}"]`)
+    : focusId ? document.getElementById(focusId) : null;
+  if (el && app.contains(el)) {
+    el.focus({ preventScroll: true });
+    if (caret && typeof el.selectionStart === "number") {
+      try { el.setSelectionRange(caret[0], caret[1]); } catch { /* a field without a caret */ }
+    }
+  }
+}
+
+/** The form fields (with an id) whose value a person changed from what the page drew:
+ * Map id -> {check, value, was}. A redraw rebuilds every field, so without this a redraw
+ * while someone types (a count arriving, a language switch) wiped the name and password. */
+function keptFields(app) {
+  const out = new Map();
+  for (const el of app.querySelectorAll("input[id], textarea[id], select[id]")) {
+    if (el.type === "checkbox" || el.type === "radio") {
+      if (el.checked !== el.defaultChecked) out.set(el.id, { check: true, value: el.checked, was: el.defaultChecked });
+    } else if (el.tagName === "SELECT") {
+      const drawn = [...el.options].find((o) => o.defaultSelected) || el.options[0];
+      if (drawn && el.value !== drawn.value) out.set(el.id, { check: false, value: el.value, was: drawn.value });
+    } else if (el.type !== "hidden" && !el.readOnly && el.value !== el.defaultValue) {
+      out.set(el.id, { check: false, value: el.value, was: el.defaultValue });
+    }
+  }
+  return out;
+}
+
+/** Put typed values back into the redrawn fields of the same id, unless the redraw itself
+ * changed what the field shows (the page's state moved on: its value wins). */
+function restoreFields(app, typed) {
+  for (const [id, f] of typed) {
+    const el = document.getElementById(id);
+    if (!el || !app.contains(el)) continue;
+    if (f.check) {
+      if ((el.type === "checkbox" || el.type === "radio") && el.defaultChecked === f.was) el.checked = f.value;
+    } else if (el.tagName === "SELECT") {
+      const drawn = [...el.options].find((o) => o.defaultSelected) || el.options[0];
+      if (drawn && drawn.value === f.was) el.value = f.value;
+    } else if (el.defaultValue === f.was) {
+      el.value = f.value;
+    }
   }
 }
 
