@@ -113,8 +113,8 @@ class Refused(Exception):
 
     ``code`` is a stable snake_case word from :data:`MESSAGES` (or :data:`CLASSIC_MESSAGES`);
     ``message`` a sentence a player understands, naming the input where it helps. The engine
-    raises only the two subclasses; ``Refused`` itself is what callers catch (and what the
-    server raises for its own field checks until it moves to :class:`InvalidCommand`).
+    raises only the two subclasses, and so do the server's own field checks
+    (``server/variant.py``: :class:`InvalidCommand`); ``Refused`` itself is what callers catch.
     """
 
     #: The codes this class may carry (``None``: any).

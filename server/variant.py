@@ -11,7 +11,7 @@ summary says of its rules. The game itself is chosen by the deal (``server.journ
   meld a freeing card leaves, ``meld: "loose"`` for a loose joker).
 
 A command of the other variant is refused ``unknown_command``, a field the command does not
-take ``bad_field`` (:class:`~engine.errors.Refused`, answered as ``refused``; nothing changes).
+take ``bad_field`` (:class:`~engine.errors.InvalidCommand`, answered as ``refused``; nothing changes).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from engine.classic.game import ClassicGame
 from engine.classic.model import Play
 from engine.classic.view import classic_event_view, classic_view, options_of
 from engine.commands import CLASSIC_OPTIONAL, CLASSIC_SPECS, SPECS
-from engine.errors import Refused
+from engine.errors import InvalidCommand
 from engine.hand import Command
 
 from .frames import ADDRESSED_KINDS, Batch, ViewFeed, dumps
@@ -88,35 +88,36 @@ def rules_summary(options: DealOptions) -> dict[str, Any]:
     return {**options_of(options.rules), "preset": options.variant}
 
 
-def _refuse_field(name: str, do: str) -> Refused:
-    return Refused("bad_field", f"The field \"{name}\" does not go with '{do}'.")
+def _refuse_field(name: str, do: str) -> InvalidCommand:
+    return InvalidCommand("bad_field", f"The field \"{name}\" does not go with '{do}'.")
 
 
 def command_for(options: DealOptions, seat: str, msg: CommandIn) -> AnyCommand:
     """The engine command of ``msg`` from ``seat`` at a table dealing ``options``. Raises
-    :class:`Refused`: ``unknown_command`` for a command of the other variant, ``bad_field``
+    :class:`~engine.errors.InvalidCommand` (a malformed command): ``unknown_command`` for a
+    command of the other variant, ``bad_field``
     for ``as``/``from``/``"loose"`` where the command takes none."""
     cards = tuple(msg.cards) if msg.cards is not None else None
     if is_classic(options.variant):
         if msg.do not in CLASSIC_CLIENT:
-            raise Refused("unknown_command", f"'{msg.do}' is a Machiavelox command: a classic "
-                          "table plays lay, add, move, free, swap, reset, end, draw, pass, "
-                          "leave, ready and leave_game.")
+            raise InvalidCommand("unknown_command", f"'{msg.do}' is a Machiavelox command: a classic "
+                                 "table plays lay, add, move, free, swap, reset, end, draw, pass, "
+                                 "leave, ready and leave_game.")
         optional = CLASSIC_OPTIONAL.get(msg.do, ())
         if msg.as_ is not None and "as" not in optional:
             raise _refuse_field("as", msg.do)
         if msg.from_ is not None and "from" not in optional:
             raise _refuse_field("from", msg.do)
         if msg.meld == "loose" and msg.do != "move":
-            raise Refused("bad_field", "Only move takes a loose joker (meld \"loose\").")
+            raise InvalidCommand("bad_field", "Only move takes a loose joker (meld \"loose\").")
         return Play(seat, msg.do, card=msg.card, cards=cards, meld=msg.meld, to=msg.to,
                     as_=msg.as_, source=msg.from_)
     if msg.do not in MACHIAVELOX_CLIENT:
-        raise Refused("unknown_command", f"'{msg.do}' is a command of classic tables: this "
-                      "table plays Machiavelox.")
+        raise InvalidCommand("unknown_command", f"'{msg.do}' is a command of classic tables: this "
+                             "table plays Machiavelox.")
     for name, value in (("as", msg.as_), ("from", msg.from_)):
         if value is not None:
-            raise Refused("bad_field", f"The field \"{name}\" is for classic tables only.")
+            raise InvalidCommand("bad_field", f"The field \"{name}\" is for classic tables only.")
     if isinstance(msg.meld, str):
-        raise Refused("bad_field", "A loose joker (meld \"loose\") is for classic tables only.")
+        raise InvalidCommand("bad_field", "A loose joker (meld \"loose\") is for classic tables only.")
     return Command(seat, msg.do, card=msg.card, cards=cards, meld=msg.meld, to=msg.to)

@@ -96,3 +96,20 @@ def test_a_code_of_the_other_cause_is_an_engine_fault() -> None:
     e = InvalidCommand("bad_card")
     assert isinstance(e, Refused) and e.message == MESSAGES["bad_card"]
     assert Refused("bad_field", "x").code == "bad_field"  # the server's own checks: any code
+
+
+@pytest.mark.parametrize(("variant", "frame", "code"), [
+    ("machiavelox", {"type": "command", "id": 1, "do": "free", "card": "JK", "meld": 1}, "unknown_command"),
+    ("machiavelox", {"type": "command", "id": 1, "do": "move", "card": "7C", "meld": 1, "to": 2, "as": "7H"}, "bad_field"),
+    ("italian", {"type": "command", "id": 1, "do": "stage", "card": "7C"}, "unknown_command"),
+])
+def test_the_servers_field_checks_are_malformed_commands(variant: str, frame: dict[str, object], code: str) -> None:
+    """server/variant.py's refusals are of the malformed cause, as the engine's bad_card is."""
+    from types import SimpleNamespace
+
+    from server.protocol import CommandIn
+    from server.variant import command_for
+
+    with pytest.raises(InvalidCommand) as got:
+        command_for(SimpleNamespace(variant=variant), "A", CommandIn.model_validate(frame))  # type: ignore[arg-type]
+    assert got.value.code == code
