@@ -8,15 +8,30 @@ start and are as they were), so the cost follows the turn, not the table (bench/
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ..rules import RuleSet
 from .jokers import meld_ok, meld_worth, settled_faces
-
-if TYPE_CHECKING:
-    from .turn import ClassicHand
+from .model import Snapshot
 
 
-def end_refusal(hand: ClassicHand, player: str) -> str | None:
+class TurnTable(Protocol):
+    """What the checks read of a classic hand (``turn.ClassicHand`` is one; no import back):
+    the table now and at the turn's start, and who has not opened or played yet."""
+
+    rules: RuleSet
+    hands: dict[str, list[int]]
+    melds: dict[int, list[int]]
+    faces: dict[int, int | None]  # jokers on the table → face (C8)
+    loose: list[int]  # freed jokers of this turn (C11)
+    snapshot: Snapshot
+    touched: set[int]
+    swaps: int
+    first_turn: set[str]
+    unopened: set[str]
+
+
+def end_refusal(hand: TurnTable, player: str) -> str | None:
     """The first of C16's checks that fails for ``player`` ending their turn now, or None:
 
     1. ``loose_joker``: a freed joker is not down again (C11);
@@ -50,7 +65,7 @@ def end_refusal(hand: ClassicHand, player: str) -> str | None:
     return None
 
 
-def settle(hand: ClassicHand) -> None:
+def settle(hand: TurnTable) -> None:
     """After an accepted ``end``: every touched run's jokers take their faces (C8's default
     for those with none), every joker in a set loses its face (C9)."""
     for mid in hand.touched:
