@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from .errors import IllegalCommand, InvalidCommand
 from .hand import Hand
@@ -26,7 +27,16 @@ from .model import Command, Event
 from .rules import MACHIAVELOX, RuleSet
 from .timeunits import ms, sec
 
-GamePhase = Literal["hand", "pause", "over"]
+
+class GamePhase(StrEnum):
+    """Where a game is, for both flows (``Game`` and ``ClassicGame``; issue 26, item 4): a hand
+    is played, the pause between hands (R21, C31), or the game is over. A ``str``: it equals
+    and serialises as its value (``"hand"``, ``"pause"``, ``"over"``), as frames have it. The
+    hand's own phase (playing, frozen, tie-break, over) is ``engine.model.Phase``."""
+
+    HAND = "hand"
+    PAUSE = "pause"
+    OVER = "over"
 
 
 @dataclass
@@ -77,7 +87,7 @@ class Game:
         self.seats = {p: Seat(p) for p in players}
         self.totals = {p: 0 for p in players}
         self.history: list[HandRecord] = []
-        self.phase: GamePhase = "hand"
+        self.phase = GamePhase.HAND
         self.hand_no = 0
         self.hand: Hand | None = None
         self.hand_started_ms = 0
@@ -104,10 +114,10 @@ class Game:
 
     def next_deadline(self) -> float | None:
         """Seconds since the game began of the next clock, or None."""
-        if self.phase == "hand" and self.hand is not None:
+        if self.phase == GamePhase.HAND and self.hand is not None:
             d = self.hand.next_deadline()
             return None if d is None else sec(self.hand_started_ms + ms(d))
-        if self.phase == "pause" and self.pause_deadline_ms is not None:
+        if self.phase == GamePhase.PAUSE and self.pause_deadline_ms is not None:
             return sec(self.pause_deadline_ms)
         return None
 
@@ -119,7 +129,7 @@ class Game:
         """Fire every clock due by ``now`` (seconds since the game began)."""
         now_ms = max(self.now_ms, ms(now))
         while True:
-            if self.phase == "hand" and self.hand is not None:
+            if self.phase == GamePhase.HAND and self.hand is not None:
                 self.hand.tick(sec(now_ms - self.hand_started_ms))
                 self.now_ms = now_ms
                 self._pull()
@@ -127,7 +137,7 @@ class Game:
                     self._after_hand()
                     continue
                 break
-            if self.phase == "pause" and self.pause_deadline_ms is not None \
+            if self.phase == GamePhase.PAUSE and self.pause_deadline_ms is not None \
                     and self.pause_deadline_ms <= now_ms:
                 self.now_ms = self.pause_deadline_ms
                 self._end_pause()
@@ -142,7 +152,7 @@ class Game:
         :class:`~engine.errors.Refused` when not allowed; nothing changes then.
         """
         self.tick(now)
-        if self.phase == "over":
+        if self.phase == GamePhase.OVER:
             raise IllegalCommand("game_over", "This game is over.")
         seat = self.seats.get(cmd.player)
         if seat is None:
@@ -150,8 +160,8 @@ class Game:
         if cmd.do in ("disconnect", "reconnect"):
             self._connection(seat, cmd)
             return {}
-        if cmd.do == "leave_game" or (cmd.do == "leave" and self.phase == "pause"):
-            if self.phase != "pause":
+        if cmd.do == "leave_game" or (cmd.do == "leave" and self.phase == GamePhase.PAUSE):
+            if self.phase != GamePhase.PAUSE:
                 raise IllegalCommand("not_in_pause", "You can leave the game during the pause between hands;"
                                               " during a hand, Leave leaves the hand.")
             if not seat.connected:
@@ -159,7 +169,7 @@ class Game:
             self._leave_game([seat.name], "leave")
             return {}
         if cmd.do == "ready":
-            if self.phase != "pause":
+            if self.phase != GamePhase.PAUSE:
                 raise IllegalCommand("not_in_pause", "Ready is for the pause between hands.")
             if not seat.connected:
                 raise IllegalCommand("disconnected")
@@ -169,7 +179,7 @@ class Game:
             if all(s.ready for s in self.seats.values() if s.in_game):
                 self._end_pause()
             return {}
-        if self.phase != "hand" or self.hand is None:
+        if self.phase != GamePhase.HAND or self.hand is None:
             raise IllegalCommand("not_in_hand", "No hand is being played: wait for the next one.")
         made = self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
         self._pull()
@@ -194,7 +204,7 @@ class Game:
                 raise IllegalCommand("disconnected")
         elif seat.connected:
             raise IllegalCommand("connected")
-        if self.phase == "hand" and self.hand is not None and seat.name in self.hand.players:
+        if self.phase == GamePhase.HAND and self.hand is not None and seat.name in self.hand.players:
             self.hand.apply(cmd, self.hand_time(sec(self.now_ms)))
             self._pull()
         if cmd.do == "disconnect":
@@ -203,9 +213,9 @@ class Game:
         else:
             seat.connected = True
             seat.disconnected_ms = None
-        if self.phase != "hand":
+        if self.phase != GamePhase.HAND:
             self._emit("disconnected" if cmd.do == "disconnect" else "reconnected", seat.name, {})
-        if self.hand is not None and self.hand.result is not None and self.phase == "hand":
+        if self.hand is not None and self.hand.result is not None and self.phase == GamePhase.HAND:
             self._after_hand()
 
     def _start_hand(self, hand: Hand | None = None) -> None:
@@ -215,7 +225,7 @@ class Game:
             hand = self.hand_factory(self.hand_no, seed)
         self.hand = hand or Hand.deal(self.players, seed, self.rules)
         self.hand_started_ms = self.now_ms
-        self.phase = "hand"
+        self.phase = GamePhase.HAND
         for s in self.seats.values():
             s.ready = False
         self._emit("hand_dealt", None, {"hand": self.hand_no, "totals": dict(self.totals)})
@@ -245,13 +255,13 @@ class Game:
             else:
                 self._finish(None, True, "target")
             return
-        self.phase = "pause"
+        self.phase = GamePhase.PAUSE
         self.pause_deadline_ms = self.now_ms + ms(self.rules.pause)
         self._emit("pause_started", None, {"until": sec(self.pause_deadline_ms),
                                            "totals": dict(self.totals)})
 
     def _end_pause(self) -> None:
-        if self.phase != "pause":
+        if self.phase != GamePhase.PAUSE:
             return
         self.pause_deadline_ms = None
         limit = ms(self.rules.absence)
@@ -279,7 +289,7 @@ class Game:
             self._finish(None, True, "left")
 
     def _finish(self, winner: str | None, long_draw: bool, reason: str) -> None:
-        self.phase = "over"
+        self.phase = GamePhase.OVER
         self.pause_deadline_ms = None
         self.result = GameResult(winner, long_draw, dict(self.totals), reason)
         self._emit("game_ended", winner, {"winner": winner, "long_draw": long_draw,

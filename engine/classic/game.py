@@ -21,16 +21,14 @@ Sans-I/O: ``now`` is seconds since the match began; randomness only from the see
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from ..game import GameResult, HandRecord
+from ..game import GamePhase, GameResult, HandRecord
 from ..model import Command, Event
 from ..rules import MatchEnd, RuleSet
 from .match import ClassicMatch
 from .model import Play
 from .turn import ClassicHand
-
-ClassicPhase = Literal["hand", "pause", "over"]
 
 
 class ClassicSeat:
@@ -82,13 +80,13 @@ class ClassicGame:
     # ------------------------------------------------------------------ state
 
     @property
-    def phase(self) -> ClassicPhase:
+    def phase(self) -> GamePhase:
         m = self.match
         if m.over:
-            return "over"
+            return GamePhase.OVER
         if m.hand is None or m.hand.result is not None:
-            return "pause"
-        return "hand"
+            return GamePhase.PAUSE
+        return GamePhase.HAND
 
     @property
     def hand_no(self) -> int:
