@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import IllegalCommand
 from ..timeunits import ms
-from .model import Play
+from .model import ClassicCommand
 from .turn import ClassicHand
 
 
@@ -69,7 +69,7 @@ class AbsenceRules:
             self.hand.leave(due, self.now_ms)
             self._after_hand_change()
 
-    def _cmd_disconnect(self, cmd: Play) -> None:
+    def _cmd_disconnect(self, cmd: ClassicCommand) -> None:
         p = cmd.player
         if not self.connected[p]:
             raise IllegalCommand("already_disconnected")
@@ -77,7 +77,7 @@ class AbsenceRules:
         self.absent_since_ms[p] = self.now_ms
         self._emit("disconnected", p, {})
 
-    def _cmd_reconnect(self, cmd: Play) -> None:
+    def _cmd_reconnect(self, cmd: ClassicCommand) -> None:
         p = cmd.player
         if self.connected[p]:
             raise IllegalCommand("not_disconnected")
@@ -85,7 +85,7 @@ class AbsenceRules:
         self.absent_since_ms[p] = None
         self._emit("reconnected", p, {})
 
-    def _cmd_leave(self, cmd: Play) -> None:
+    def _cmd_leave(self, cmd: ClassicCommand) -> None:
         """Leave the hand (C31): the seat is skipped until the hand ends."""
         p = cmd.player
         if not self.in_match[p]:
@@ -98,7 +98,7 @@ class AbsenceRules:
         hand.leave([p], self.now_ms)
         self._after_hand_change()
 
-    def _cmd_leave_game(self, cmd: Play) -> None:
+    def _cmd_leave_game(self, cmd: ClassicCommand) -> None:
         """Leave the match (C31), and the hand being played with it."""
         p = cmd.player
         if not self.in_match[p]:
@@ -113,7 +113,7 @@ class AbsenceRules:
         elif not self._hand_live():
             self._end_match_if_too_few()
 
-    def _cmd_ready(self, cmd: Play) -> None:
+    def _cmd_ready(self, cmd: ClassicCommand) -> None:
         """Ready for the next hand (R21): once every connected player in the match is."""
         p = cmd.player
         if not self.in_match[p]:

@@ -11,7 +11,7 @@ What it adds to the match, nothing of the rules:
 * ``hand_no``, ``hand`` (the :class:`~engine.classic.turn.ClassicHand` or None), ``long``
   (a match of several hands: its ``match`` option is not ``single``);
 * ``apply(command, now)`` taking an :class:`engine.model.Command` (the server's connection
-  events, old journal entries) or a :class:`~engine.classic.model.Play`; ``tick(now)``;
+  events, old journal entries) or a :class:`~engine.classic.model.ClassicCommand`; ``tick(now)``;
   ``next_deadline()``; ``drain_events()`` as ``(hand number, event)`` pairs;
 * ``history`` (one :class:`engine.game.HandRecord` a hand, ``seed`` -1, no reasons) and
   ``result`` (:class:`engine.game.GameResult`, reason ``single``, ``end`` or ``left``).
@@ -27,7 +27,7 @@ from ..game import GamePhase, GameResult, HandRecord
 from ..model import Command, Event
 from ..rules import MatchEnd, RuleSet
 from .match import ClassicMatch
-from .model import Play
+from .model import ClassicCommand
 from .turn import ClassicHand
 
 
@@ -43,11 +43,12 @@ class ClassicSeat:
         return self._match.connected[self.name]
 
 
-def as_play(cmd: Command | Play) -> Play:
+def as_play(cmd: Command | ClassicCommand) -> ClassicCommand:
     """The classic command of ``cmd`` (a :class:`Command` has no ``as``/``from``)."""
-    if isinstance(cmd, Play):
+    if isinstance(cmd, ClassicCommand):
         return cmd
-    return Play(cmd.player, cmd.do, card=cmd.card, cards=cmd.cards, meld=cmd.meld, to=cmd.to)
+    return ClassicCommand(cmd.player, cmd.do, card=cmd.card, cards=cmd.cards, meld=cmd.meld,
+                          to=cmd.to)
 
 
 class ClassicGame:
@@ -109,7 +110,7 @@ class ClassicGame:
 
     # ------------------------------------------------------------------ the engine calls
 
-    def apply(self, cmd: Command | Play, now: float) -> dict[str, int]:
+    def apply(self, cmd: Command | ClassicCommand, now: float) -> dict[str, int]:
         """:meth:`ClassicMatch.apply` (raises ``Refused``, changing nothing)."""
         try:
             return self.match.apply(as_play(cmd), now)

@@ -3,7 +3,7 @@
 Sans-I/O like the real-time flow (R23)::
 
     match = ClassicMatch.deal_first(["A", "B", "C"], seed=7, rules=CLASSIC)
-    match.apply(Play("A", "draw"), now=3.0)   # raises Refused; nothing changes then
+    match.apply(ClassicCommand("A", "draw"), now=3.0)   # raises Refused; nothing changes then
     match.tick(now)                           # fire every clock due at or before now
     match.next_deadline()                     # seconds, or None when no clock runs
     events = match.drain_events()
@@ -27,7 +27,7 @@ from ..rules import MatchEnd, RuleSet, Scoring
 from ..timeunits import ms, sec
 from .absence import AbsenceRules
 from .jokers import meld_ok, parse_joker, settled_faces
-from .model import HandResult, Play
+from .model import ClassicCommand, HandResult
 from .turn import ClassicHand
 
 TURN_COMMANDS = frozenset({"lay", "add", "move", "free", "swap", "reset", "end", "draw", "pass"})
@@ -260,7 +260,7 @@ class ClassicMatch(AbsenceRules):
                 self._deal()
         self.now_ms = now_ms
 
-    def apply(self, cmd: Play, now: float) -> dict[str, int]:
+    def apply(self, cmd: ClassicCommand, now: float) -> dict[str, int]:
         """Fire the clocks due by ``now``, then carry out ``cmd``: a turn command (C13–C15),
         a connection event or leaving (C31), ``ready`` or ``deal``. Returns what it made
         (``{"meld": id}`` for a new meld). Raises :class:`Refused` having changed nothing."""

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
-class Play:
+class ClassicCommand:
     """A classic command (C13–C15, C31; ``engine.commands.CLASSIC_SPECS``).
 
     Cards are faces in R1 notation, jokers ``JK`` or ``JK=7H`` (C4, C8). ``meld`` is a meld
@@ -22,6 +22,11 @@ class Play:
     to: int | str | None = None
     as_: str | None = None
     source: int | None = None
+
+
+#: The old name ("play" means R4's play in the real-time flow): an alias until the server
+#: and the bots move to ClassicCommand (issue 26, item 5).
+Play = ClassicCommand
 
 
 @dataclass

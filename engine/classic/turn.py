@@ -20,7 +20,7 @@ from ..rules import CardValues, RuleSet, Scoring, StockOut
 from ..timeunits import ms
 from .checks import end_refusal, settle
 from .jokers import face_text, joker_place, parse_joker
-from .model import HandResult, Play, Snapshot
+from .model import ClassicCommand, HandResult, Snapshot
 
 Emit = Callable[[str, "str | None", dict[str, Any], "dict[str, Any] | None"], None]
 
@@ -239,7 +239,7 @@ class ClassicHand:
             self.end_turn(now_ms)
 
     # ------------------------------------------------------------------ commands
-    def play(self, cmd: Play, now_ms: int) -> dict[str, int]:
+    def play(self, cmd: ClassicCommand, now_ms: int) -> dict[str, int]:
         """Carry out a turn command (C13–C16, C18) or raise :class:`Refused` (C29) having
         changed nothing. Returns ``{"meld": id}`` when a new meld was made, else ``{}``."""
         if self.result is not None:
@@ -248,7 +248,8 @@ class ClassicHand:
             raise IllegalCommand("not_in_hand")
         if cmd.player != self.turn:
             raise IllegalCommand("not_your_turn")
-        handler: Callable[[Play, int], dict[str, int] | None] = getattr(self, "_cmd_" + cmd.do)
+        handler: Callable[[ClassicCommand, int], dict[str, int] | None] = getattr(
+            self, "_cmd_" + cmd.do)
         return handler(cmd, now_ms) or {}
 
     def _opened(self, p: str) -> bool:
@@ -322,7 +323,7 @@ class ClassicHand:
         self.next_meld += 1
         return mid
 
-    def _cmd_lay(self, cmd: Play, now_ms: int) -> dict[str, int]:
+    def _cmd_lay(self, cmd: ClassicCommand, now_ms: int) -> dict[str, int]:
         """C13: hand → a new meld, any cards (judged only at ``end``)."""
         texts = list(cmd.cards or ())
         if not texts:
@@ -335,7 +336,7 @@ class ClassicHand:
         self._emit("laid", cmd.player, {"meld": mid, "cards": [str(t) for t in texts]}, None)
         return {"meld": mid}
 
-    def _cmd_add(self, cmd: Play, now_ms: int) -> None:
+    def _cmd_add(self, cmd: ClassicCommand, now_ms: int) -> None:
         """C13: hand → an existing meld."""
         mid = self._meld_id(cmd.meld)
         if not self._opened(cmd.player) and self._old(mid):
@@ -345,7 +346,7 @@ class ClassicHand:
         self._put(card, mid, face)
         self._emit("added", cmd.player, {"meld": mid, "card": str(cmd.card)}, None)
 
-    def _cmd_move(self, cmd: Play, now_ms: int) -> dict[str, int]:
+    def _cmd_move(self, cmd: ClassicCommand, now_ms: int) -> dict[str, int]:
         """C10, C13: a table card or a loose joker → a meld (its own included) or a new one;
         a joker takes the face ``as`` names, or none until ``end`` (C8)."""
         loose = cmd.meld == "loose"
@@ -385,7 +386,7 @@ class ClassicHand:
                    None)
         return {"meld": target} if made else {}
 
-    def _jokerish(self, cmd: Play) -> bool:
+    def _jokerish(self, cmd: ClassicCommand) -> bool:
         try:
             return parse_joker(cmd.card or "")[0]
         except C.NotationError:
@@ -398,7 +399,7 @@ class ClassicHand:
                                              f"joker in meld {mid}.")
         return j
 
-    def _cmd_free(self, cmd: Play, now_ms: int) -> None:
+    def _cmd_free(self, cmd: ClassicCommand, now_ms: int) -> None:
         """C11: a real card from the hand (or from meld ``source``) takes the place of a joker
         it can stand for; the joker is loose until it goes down again this turn."""
         mid = self._meld_id(cmd.meld)
@@ -427,7 +428,7 @@ class ClassicHand:
         self.loose.append(joker)
         self._emit("freed", cmd.player, {"meld": mid, "card": str(cmd.card), "from": src}, None)
 
-    def _cmd_swap(self, cmd: Play, now_ms: int) -> None:
+    def _cmd_swap(self, cmd: ClassicCommand, now_ms: int) -> None:
         """C12 (``freed_joker: keep``): a hand card takes a joker's place, the joker goes into
         the hand. Needs an opened player; counts as a card from the hand."""
         if self.rules.freed_joker.value != "keep":
@@ -450,12 +451,12 @@ class ClassicHand:
         self.swaps += 1
         self._emit("swapped", cmd.player, {"meld": mid, "card": str(cmd.card)}, None)
 
-    def _cmd_reset(self, cmd: Play, now_ms: int) -> None:
+    def _cmd_reset(self, cmd: ClassicCommand, now_ms: int) -> None:
         """C18: everything back as at the turn's start; the turn and its clock go on."""
         self.restore()
         self._emit("reset", cmd.player, {}, None)
 
-    def _cmd_end(self, cmd: Play, now_ms: int) -> None:
+    def _cmd_end(self, cmd: ClassicCommand, now_ms: int) -> None:
         """C16: the checks in order; accepted, faces settle, an empty hand wins (C22)."""
         code = end_refusal(self, cmd.player)
         if code is not None:
@@ -470,7 +471,7 @@ class ClassicHand:
             return
         self.end_turn(now_ms)
 
-    def _cmd_draw(self, cmd: Play, now_ms: int) -> None:
+    def _cmd_draw(self, cmd: ClassicCommand, now_ms: int) -> None:
         """C14: the stock's top card, only with nothing changed; the turn ends."""
         if not self.stock:
             raise IllegalCommand("stock_empty", "There is nothing left to draw.")
@@ -483,7 +484,7 @@ class ClassicHand:
         self._emit("drew", cmd.player, {"stock": len(self.stock)}, {"card": C.name(card)})
         self.end_turn(now_ms)
 
-    def _cmd_pass(self, cmd: Play, now_ms: int) -> None:
+    def _cmd_pass(self, cmd: ClassicCommand, now_ms: int) -> None:
         """C15: only with an empty stock and nothing changed; the turn ends."""
         if self.stock:
             raise IllegalCommand("stock_not_empty")
