@@ -184,7 +184,9 @@ class Table:
     def phase(self) -> Literal["waiting", "hand", "pause", "over"]:
         if self.game is None:
             return "waiting"
-        phase: Literal["hand", "pause", "over"] = self.game.phase
+        # The plain value, not the GamePhase member: pydantic's oldest allowed release (2.2)
+        # refuses a str enum member for a Literal field (TableSummary.phase).
+        phase: Literal["hand", "pause", "over"] = self.game.phase.value
         return phase
 
     @property
