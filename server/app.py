@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from . import errors
 from .accounts import Accounts, make_account_store
@@ -105,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # agora before ws: /ws/{code} would take /ws/agora for a table code.
     for module in (health, sessions, accounts, tables, agora, ws, ranking, metrics, web):
         app.include_router(module.router)
-    app.mount("/static", StaticFiles(directory=settings.web_dir, check_dir=False), name="static")
+    app.mount("/static", web.ClientFiles(directory=settings.web_dir, check_dir=False), name="static")
     app.add_middleware(errors.BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(CaptureTransport)
     return app

@@ -38,6 +38,15 @@ SHARED_DIR = Path(os.environ.get("MACHIAVELOX_SHARED_DIR") or REPO_ROOT.parent /
 IN_CI = os.environ.get("CI", "").lower() in ("true", "1", "yes")
 
 
+def _must_run(reason: str) -> str:
+    """The failure's sentence under ``CI=true`` for a test (or a test module) that skipped."""
+    reason = reason.removeprefix("Skipped: ")
+    remedy = ("put the shared rules beside the checkout (../shared) or set "
+              "MACHIAVELOX_SHARED_DIR" if "shared" in reason
+              else "install what it needs (bash scripts/test.sh does)")
+    return f"CI=true: this test must run here, but it could not: {reason}. Fix: {remedy}."
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     """Under ``CI=true`` a skipped test is reported failed, with the skip's own sentence."""
@@ -45,11 +54,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     rep = outcome.get_result()
     if IN_CI and rep.skipped and not hasattr(rep, "wasxfail"):
         reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
-        reason = reason.removeprefix("Skipped: ")
         rep.outcome = "failed"
-        rep.longrepr = (f"CI=true: this test must run here, but it could not: {reason}. "
-                        "Install what it needs (bash scripts/test.sh does) or put ../shared "
-                        "beside the checkout.")
+        rep.longrepr = _must_run(reason)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """Under ``CI=true`` a module that skips as it is imported (``pytest.importorskip`` of a
+    missing Playwright, say) is a collection error with the same sentence, not a quiet skip of
+    every test in it."""
+    outcome = yield
+    rep = outcome.get_result()
+    if IN_CI and rep.skipped:
+        reason = rep.longrepr[2] if isinstance(rep.longrepr, tuple) else str(rep.longrepr)
+        rep.outcome = "failed"
+        rep.longrepr = _must_run(reason)
 
 
 # Tests that take seconds each (long random runs, process restarts, fresh installs), by node id

@@ -109,6 +109,16 @@ class TestWebClient:
         assert http.get("/static/index.html").content == index
         assert http.get("/static/nope.js").status_code == 404
 
+    def test_the_packages_python_is_not_served_as_client(self, http: httpx.Client) -> None:
+        # web/ is a package (web/__init__.py) and Python writes __pycache__ beside it
+        assert (REPO / "web" / "__init__.py").is_file()
+        (REPO / "web" / "__pycache__").mkdir(exist_ok=True)
+        for path in ("/static/__init__.py", "/static/__pycache__/", "/static/__pycache__/x.pyc",
+                     "/static/lang/../__init__.py"):
+            r = http.get(path)
+            assert r.status_code == 404, (path, r.status_code, r.text[:80])
+        assert http.get("/static/app.js").status_code == 200
+
 
 def _free_port() -> int:
     with socket.socket() as s:

@@ -10,7 +10,7 @@
 
 Chromium is launched with ``executable_path`` (Playwright's own browser download does not
 work on these machines) and the flags that keep it off the network. Tests skip when
-Playwright or Chromium is missing.
+Playwright or Chromium is missing, and fail under ``CI=true`` (tests/conftest.py).
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ export function myArea(S, A, mine) {
   const btn = (id, label, key, fn, opts = {}) => h("button", {
     class: "btn " + (opts.cls || ""), type: "button", id: `btn-${id}`,
     disabled: opts.disabled ? true : null,
+    "aria-busy": opts.busy ? "true" : null,
     "aria-keyshortcuts": key || null,
     title: key ? `${label} (${key})` : label,
     onclick: fn,
@@ -53,7 +54,8 @@ export function myArea(S, A, mine) {
 
   const buttons = [];
   if (active) {
-    buttons.push(btn("draw", t("btn.draw"), "D", () => A.draw(), { cls: "primary", disabled: mine.stock_count === 0 || mine.staging.length > 0 || frozenByOther || A.drawBusy() }));
+    buttons.push(btn("draw", t("btn.draw"), "D", () => A.draw(), { cls: "primary", disabled: mine.stock_count === 0 || mine.staging.length > 0 || frozenByOther || A.drawBusy(),
+      busy: A.drawBusy() }));
     buttons.push(btn("stage", t("btn.stage"), "S", () => A.stage(), { disabled: !handSel }));
     buttons.push(btn("unstage", t("btn.unstage"), "U", () => A.unstage(), { disabled: !stagedSel }));
     buttons.push(btn("lay", t("btn.lay"), "L", () => A.lay(), { disabled: !(stagedSel || handSel || mine.staging.length) }));

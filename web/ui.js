@@ -191,19 +191,26 @@ export function fmtScore(n) {
  * refusal, however slow the network (a phone, a reconnect: the same id is re-sent), and for at
  * least `repeatMs` after a press (a double click or a bouncing key on a fast link), so a second
  * press meanwhile does nothing. `run()` returns a promise of true/false; `changed()`
- * re-renders, so the button shows it is busy. `go.busy()` says whether it is.
+ * re-renders, so the button shows it is busy. `go.busy()` says whether a press now would be
+ * dropped (on its way, or inside the repeat window), so a button drawn from it is never
+ * enabled while it would ignore a press.
  */
 export function oncePending(run, changed, repeatMs = 300) {
   let busy = false;
   let last = -Infinity;
   const go = async () => {
-    const now = performance.now();
-    if (busy || now - last < repeatMs) return false;
+    if (go.busy()) return false;
     busy = true;
-    last = now;
+    last = performance.now();
     changed();
-    try { return await run(); } finally { busy = false; changed(); }
+    try { return await run(); } finally {
+      busy = false;
+      changed();
+      // An ack quicker than the repeat window: still busy until it ends, then redrawn enabled.
+      const left = repeatMs - (performance.now() - last);
+      if (left > 0) setTimeout(changed, left + 1);
+    }
   };
-  go.busy = () => busy;
+  go.busy = () => busy || performance.now() - last < repeatMs;
   return go;
 }

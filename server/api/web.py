@@ -1,16 +1,34 @@
 """The browser client: ``/`` and ``/t/{code}`` give ``web/index.html``, and
 ``/replay/{code}/{hand}`` the replay page ``web/replay.html``; ``/static/*`` serves the
-rest of ``web/`` (package data, so a regular install serves it too)."""
+rest of ``web/`` (package data, so a regular install serves it too) through ``ClientFiles``,
+which leaves out the package's own Python (``__init__.py``, ``__pycache__``)."""
 
 from __future__ import annotations
 
+from pathlib import PurePath
+from typing import Any
+
 from fastapi import APIRouter
 from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from ..deps import SettingsDep
 from ..errors import error_body
 
 router = APIRouter()
+
+
+class ClientFiles(StaticFiles):
+    """``/static/*``: the files of ``web/`` but Python's own (``*.py``, ``*.pyc``,
+    ``__pycache__/``), which are there only because ``web/`` is installed as a package; those
+    are 404 as a missing file is."""
+
+    async def get_response(self, path: str, scope: Any) -> Response:
+        parts = PurePath(path).parts
+        if "__pycache__" in parts or path.endswith((".py", ".pyc")):
+            raise HTTPException(status_code=404)
+        return await super().get_response(path, scope)
 
 
 def _index(settings: SettingsDep, page: str = "index.html") -> Response:
