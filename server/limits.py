@@ -8,7 +8,11 @@ limit (setting)             default      refused with
 ==========================  ===========  ====================================================
 sessions_per_ip_per_minute  30           429 ``too_many_sessions``
 logins_per_ip_per_minute    20           429 ``too_many_logins`` (``POST /api/login``)
-logins_per_name_per_minute  10           429 ``too_many_logins``, for one account name
+login_failures_per_pair     10 an hour   429 ``too_many_logins``, for one name from one
+                                         address (wrong passwords only)
+login_failures_per_name     10 a minute  past it, for that name: 429 from every address
+                                         that has failed for it, and a slow-down of
+                                         ``login_slowdown_seconds`` (2) for the others
 tables_per_session          10           429 ``too_many_tables_open`` (waiting or being played,
                                          dealt tables with bots included)
 tables_per_ip               40           429 ``too_many_tables_open``, for one address
@@ -24,7 +28,12 @@ max_body_bytes              64 KiB       413 ``too_large`` (``server.errors.Body
 and ``registrations_per_ip_per_hour`` (10): 429 ``too_many_registrations``
 (``POST /api/accounts``).
 
-**Rates.** Sessions, logins (by address and by name skeleton) and registrations per address
+**Logins never lock an owner out** (issue 27): a name's failures from anywhere only slow
+down the addresses that have not failed for it (each attempt waits, then is checked), and
+refuse those that have; an owner on a clean address always gets in. An attacker keeps
+spending their own address's quota, not the owner's.
+
+**Rates.** Sessions, logins (by address, by name and address, failures by name) and registrations per address
 are counted with the ``limits`` library (a moving window),
 in Redis when ``MACHIAVELOX_REDIS_URL`` is set, so the limit holds across server processes on
 one Redis, else in its memory storage. Commands per seat are counted here, by
@@ -149,7 +158,8 @@ class Limits:
         self.metrics = metrics
         self._sessions_item = RateLimitItemPerMinute(settings.sessions_per_ip_per_minute)
         self._logins_ip = RateLimitItemPerMinute(settings.logins_per_ip_per_minute)
-        self._logins_name = RateLimitItemPerMinute(settings.logins_per_name_per_minute)
+        self._failures_pair = RateLimitItemPerHour(settings.login_failures_per_pair_per_hour)
+        self._failures_name = RateLimitItemPerMinute(settings.login_failures_per_name_per_minute)
         self._registrations = RateLimitItemPerHour(settings.registrations_per_ip_per_hour)
         self._shared: AsyncStorage
         if settings.redis_url:
@@ -199,15 +209,47 @@ class Limits:
             self.refused("sessions_per_ip")
             raise ApiError(429, "too_many_sessions", SENTENCES["too_many_sessions"])
 
-    async def login(self, ip: str, name_key: str) -> None:
-        """Count one login attempt from ``ip`` for the name whose skeleton is ``name_key``;
-        429 ``too_many_logins`` past either limit (the attempt is then not checked at all)."""
-        for item, kind, key, limit in ((self._logins_ip, "login-ip", ip, "logins_per_ip"),
-                                       (self._logins_name, "login-name", name_key,
-                                        "logins_per_name")):
-            if not await self._hit(item, kind, key):
-                self.refused(limit)
-                raise ApiError(429, "too_many_logins", SENTENCES["too_many_logins"])
+    async def _stats(self, item: RateLimitItem, kind: str, key: str) -> int:
+        """How many hits ``key`` has under ``kind`` in ``item``'s window (0 when the storage
+        does not answer: fail open)."""
+        try:
+            async with asyncio.timeout(self.settings.store_timeout):
+                stats = await self._shared_limiter.get_window_stats(
+                    item, f"{self.settings.redis_prefix}{kind}", key)
+                return item.amount - stats.remaining
+        except (Exception, TimeoutError) as e:  # noqa: BLE001 - fail open, see the docstring
+            log.warning("%s rate limit not read (%s): %s", kind, self.shared_kind,
+                        type(e).__name__)
+            return 0
+
+    async def login(self, ip: str, name_key: str) -> float:
+        """Count one login attempt from ``ip`` for the name whose skeleton is ``name_key`` and
+        say how long it must wait before its password is checked (seconds; see the module
+        docstring). Raises 429 ``too_many_logins`` (the password is then not checked at all)
+        past ``logins_per_ip_per_minute``, when this address has failed
+        ``login_failures_per_pair_per_hour`` times for this name, or when the name has failed
+        ``login_failures_per_name_per_minute`` times from anywhere and this address is one of
+        those that failed. Call :meth:`login_failed` when the password was wrong."""
+        if not await self._hit(self._logins_ip, "login-ip", ip):
+            self.refused("logins_per_ip")
+            raise ApiError(429, "too_many_logins", SENTENCES["too_many_logins"])
+        pair = f"{name_key}\x00{ip}"
+        failed_here = await self._stats(self._failures_pair, "login-fail-pair", pair)
+        if failed_here >= self._failures_pair.amount:
+            self.refused("login_failures_per_pair")
+            raise ApiError(429, "too_many_logins", SENTENCES["too_many_logins"])
+        failed_name = await self._stats(self._failures_name, "login-fail-name", name_key)
+        if failed_name < self._failures_name.amount:
+            return 0.0
+        if failed_here:
+            self.refused("login_failures_per_name")
+            raise ApiError(429, "too_many_logins", SENTENCES["too_many_logins"])
+        return self.settings.login_slowdown_seconds
+
+    async def login_failed(self, ip: str, name_key: str) -> None:
+        """Count one wrong password from ``ip`` for the name ``name_key`` (see :meth:`login`)."""
+        await self._hit(self._failures_pair, "login-fail-pair", f"{name_key}\x00{ip}")
+        await self._hit(self._failures_name, "login-fail-name", name_key)
 
     async def register(self, ip: str) -> None:
         """Count one registration from ``ip``; 429 ``too_many_registrations`` past the limit."""

@@ -29,7 +29,14 @@ import secrets
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, PositiveFloat, PositiveInt, field_validator, model_validator
+from pydantic import (
+    Field,
+    NonNegativeFloat,
+    PositiveFloat,
+    PositiveInt,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.rules import MACHIAVELOX, RuleSet
@@ -171,9 +178,17 @@ class Settings(BaseSettings):
     logins_per_ip_per_minute: PositiveInt = Field(
         default=20, description="login attempts (POST /api/login) one client address may make "
                                 "in a minute (429 too_many_logins)")
-    logins_per_name_per_minute: PositiveInt = Field(
-        default=10, description="login attempts for one account name, from anywhere, in a minute "
+    login_failures_per_pair_per_hour: PositiveInt = Field(
+        default=10, description="wrong passwords for one account name from one client address "
+                                "in an hour; then that address is refused for that name "
                                 "(429 too_many_logins)")
+    login_failures_per_name_per_minute: PositiveInt = Field(
+        default=10, description="wrong passwords for one account name from anywhere in a "
+                                "minute; past it, addresses that failed for it are refused "
+                                "and the others slowed down, never locked out")
+    login_slowdown_seconds: NonNegativeFloat = Field(
+        default=2.0, description="seconds a login waits before its password is checked while "
+                                 "its name is past login_failures_per_name_per_minute")
     registrations_per_ip_per_hour: PositiveInt = Field(
         default=10, description="accounts (POST /api/accounts) one client address may register "
                                 "in an hour (429 too_many_registrations)")

@@ -49,7 +49,8 @@ TEST_LIMITS: dict[str, int] = {
     "tables_per_ip": 1_000_000, "sockets_per_ip": 1_000_000, "sockets_per_ip_per_minute": 1_000_000,
     "max_bot_seats": 10_000,
     "commands_per_second": 1_000_000,
-    "logins_per_ip_per_minute": 1_000_000, "logins_per_name_per_minute": 1_000_000,
+    "logins_per_ip_per_minute": 1_000_000, "login_failures_per_pair_per_hour": 1_000_000,
+    "login_failures_per_name_per_minute": 1_000_000,
     "registrations_per_ip_per_hour": 1_000_000,
 }
 

@@ -65,7 +65,8 @@ def free_port() -> int:
 
 def assert_serves_the_page(venv: Path, cwd: Path) -> None:
     """``machiavelox serve --host --port`` from ``venv`` answers /, /t/{code} and the client's
-    files, byte for byte those of the checkout."""
+    files, byte for byte those of the checkout, and refuses a common password (its list is
+    package data)."""
     port = free_port()
     # Nothing from the test run may reach the installed code: no PYTHONPATH, no settings.
     env = {k: v for k, v in os.environ.items()
@@ -100,6 +101,9 @@ def assert_serves_the_page(venv: Path, cwd: Path) -> None:
                 r = http.get(f"/static/{name}")
                 assert r.status_code == 200, (name, r.status_code)
                 assert r.content == (WEB / name).read_bytes(), name
+            # The list of common passwords is package data too (server/accounts/common.py).
+            r = http.post("/api/accounts", json={"name": "Packaged", "password": "iloveyou"})
+            assert (r.status_code, r.json()["code"]) == (422, "common_password"), r.text
     finally:
         proc.terminate()
         try:

@@ -34,6 +34,7 @@ from ..errors import CLOSE_REVOKED, ApiError
 from ..sessions import Session, Sessions
 from ..settings import Settings
 from ..store import StoreUnavailable
+from .common import is_common
 from .hashing import Hasher
 from .names import skeleton
 from .store import Account, AccountStore, MemoryAccounts, RedisAccounts
@@ -49,7 +50,10 @@ SENTENCES = {
     "name_taken": "That name, or one that looks the same, belongs to another account: "
                   "pick another.",
     "name_registered": "That name belongs to a registered player: log in, or pick another name.",
-    "bad_password": f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters, not only spaces.",
+    "bad_password": f"A password has {PASSWORD_MIN} to {PASSWORD_MAX} characters, not only spaces, "
+                    "and no broken characters.",
+    "common_password": "That password is one of the most common ones, which are tried first: "
+                       "pick another.",
     "wrong_login": "That name and password do not match an account.",
     "session_revoked": "This session was logged out: log in again.",
     "account_needed": "Log in with an account (or register one) for this.",
@@ -66,11 +70,27 @@ def make_account_store(settings: Settings) -> AccountStore:
     return MemoryAccounts()
 
 
-def check_password(password: str) -> None:
-    """Raise 422 ``bad_password`` unless ``password`` has an allowed length and is not only
-    white space (eight spaces guard nothing)."""
+def encoded(password: str) -> bytes:
+    """``password`` as UTF-8, what argon2 hashes. Raises 422 ``bad_password`` for a string
+    UTF-8 cannot encode (a lone surrogate such as ``"\\ud800"``, which JSON can carry): it
+    reached argon2 as it was and failed there with a 500."""
+    try:
+        return password.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(422, "bad_password", SENTENCES["bad_password"]) from None
+
+
+def check_password(password: str) -> bytes:
+    """``password`` as UTF-8 if a new account may have it; raise 422 ``bad_password`` unless
+    it has an allowed length, is not only white space (eight spaces guard nothing) and can be
+    encoded, 422 ``common_password`` when it is on the list of common passwords
+    (``server.accounts.common``)."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not password.strip():
         raise ApiError(422, "bad_password", SENTENCES["bad_password"])
+    data = encoded(password)
+    if is_common(password):
+        raise ApiError(422, "common_password", SENTENCES["common_password"])
+    return data
 
 
 class Accounts:
@@ -110,7 +130,7 @@ class Accounts:
 
     async def register(self, name: str, password: str) -> tuple[str, Session]:
         """A new account named ``name`` (cleaned) and its first session's token. Raises 409
-        ``name_taken``, 422 ``bad_password``, 503 ``accounts_busy``."""
+        ``name_taken``, 422 ``bad_password`` / ``common_password``, 503 ``accounts_busy``."""
         check_password(password)
         skel = skeleton(name)
         if await self._bounded("lookup", self.store.by_skeleton(skel)) is not None:
@@ -125,7 +145,9 @@ class Accounts:
     async def login(self, name: str, password: str) -> tuple[str, Session]:
         """A new session of the account named ``name`` (any name with its skeleton). Raises
         401 ``wrong_login`` (an unknown name costs the same hash as a wrong password), 503
-        ``accounts_busy``."""
+        ``accounts_busy``, 422 ``bad_password`` for a password that cannot be encoded (no
+        account can have it)."""
+        encoded(password)
         account = await self._bounded("lookup", self.store.by_skeleton(skeleton(name)))
         ok = await self.hasher.verify(account.hash if account else None, password)
         if not ok or account is None:

@@ -2,9 +2,12 @@
 
 * ``POST /api/accounts`` ``{"name", "password"}``: a new account and its first session
   (``{"token", "name", "player_id", "account", "guest": false}``). 409 ``name_taken``, 422
-  ``bad_password`` / ``bad_field``, 429 ``too_many_registrations``, 503 ``accounts_busy``.
+  ``bad_password`` / ``common_password`` / ``bad_field``, 429 ``too_many_registrations``, 503
+  ``accounts_busy``.
 * ``POST /api/login`` ``{"name", "password"}``: a new session of that account (same reply).
-  401 ``wrong_login``, 429 ``too_many_logins``, 503 ``accounts_busy``.
+  401 ``wrong_login``, 422 ``bad_password`` (one no account can have), 429 ``too_many_logins``
+  (``server.limits``: per address, per name and address; a name under attack slows the
+  others down, never locks them out), 503 ``accounts_busy``.
 * ``POST /api/logout``: revoke this session (a guest's: nothing to revoke); ``{"revoked": n}``.
 * ``POST /api/logout-all``: revoke every session of this account; 403 ``account_needed``
   for a guest.
@@ -16,6 +19,7 @@ websockets are closed with 4402 (``server.accounts.service``).
 
 from __future__ import annotations
 
+import asyncio
 import unicodedata
 
 from fastapi import APIRouter, Request
@@ -24,6 +28,7 @@ from pydantic import BaseModel, field_validator
 from ..accounts.names import skeleton
 from ..accounts.service import PASSWORD_MAX
 from ..deps import AccountsDep, SessionDep
+from ..errors import ApiError
 from ..limits import Limits, client_ip
 from ..sessions import Session, clean_name
 
@@ -80,8 +85,16 @@ async def register(body: Credentials, accounts: AccountsDep, request: Request) -
 @router.post("/login")
 async def login(body: Credentials, accounts: AccountsDep, request: Request) -> LoggedInOut:
     limits: Limits = request.app.state.limits
-    await limits.login(client_ip(request.scope), skeleton(body.name))
-    token, session = await accounts.login(body.name, body.password)
+    ip, name_key = client_ip(request.scope), skeleton(body.name)
+    wait = await limits.login(ip, name_key)
+    if wait:
+        await asyncio.sleep(wait)  # the name is under attack: a slow-down, not a lock-out
+    try:
+        token, session = await accounts.login(body.name, body.password)
+    except ApiError as e:
+        if e.code == "wrong_login":
+            await limits.login_failed(ip, name_key)
+        raise
     return LoggedInOut(token=token, **_me(session).model_dump())
 
 
