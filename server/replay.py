@@ -26,6 +26,12 @@ Its shape (docs/protocol.md, "Replays")::
 
 Times are seconds since the hand began (the hand view's ``t``). Every event keeps its private
 fields (the hand is over: every card may be shown), each tagged with its ``hand``.
+
+A classic hand (issue 35) has the same shape with ``"variant"`` its preset, frames whose
+``view`` is the table as a spectator saw it (``{"t", "table": [{"id", "cards", "valid"}],
+"players": [{"name", "status": "active" | "left", "staging": [], "opened", "hand_count"}],
+"turn": name | None, "stock": n, "result"}``), ``"stocks": {}`` and ``"stock": [faces]``
+(the one shared stock, top first), and ``"stock_dealt"`` instead of ``"stocks_dealt"``.
 """
 
 from __future__ import annotations
@@ -38,11 +44,12 @@ from typing import Any
 import orjson
 
 from engine import cards as C
+from engine.classic.view import classic_view
 from engine.view import shared_hand_view
 
 from .durable import entry_from, entry_json, options_from, rules_dict, table_meta
 from .inbox import TableError
-from .journal import SEATS, JournalEntry, is_classic, replay
+from .journal import JournalEntry, is_classic, replay
 from .store import Store
 
 #: Replays kept built, by ``(log id, hand)`` (a finished hand never changes).
@@ -58,15 +65,6 @@ class HandNotOver(TableError):
 
 
 HAND_NOT_OVER = "This hand is still being played: its replay opens once it is over."
-
-
-class NoClassicReplay(TableError):
-    """Replays are built for Machiavelox hands only (issue 16: classic tables have none)."""
-
-    status = 409
-
-
-NO_CLASSIC_REPLAY = "Replays are for Machiavelox hands: a classic table has no replay."
 
 
 @dataclass(frozen=True)
@@ -95,10 +93,7 @@ def table_source(table: Any) -> Source:
 
 
 def check_hand(code: str, source: Source, hand_no: int) -> None:
-    """Refuse at once what :func:`build_replay` would refuse, when ``source.current`` tells
-    (and a classic table's, :class:`NoClassicReplay`, from its meta)."""
-    if is_classic(str((source.meta.get("options") or {}).get("variant", "machiavelox"))):
-        raise NoClassicReplay("no_classic_replay", NO_CLASSIC_REPLAY)
+    """Refuse at once what :func:`build_replay` would refuse, when ``source.current`` tells."""
     if source.current is None:
         return
     number, over = source.current
@@ -149,21 +144,57 @@ def _faces(cards: list[int]) -> list[str]:
     return [C.name(c) for c in cards]
 
 
+def _frame(hand: Any) -> dict[str, Any]:
+    """A Machiavelox frame's state: the spectator's hand view and every hand and stock."""
+    view = shared_hand_view(hand)
+    return {"t": view["t"], "view": view,
+            "hands": {p: _faces(hand.hands[p]) for p in hand.order},
+            "stocks": {p: _faces(hand.stocks[p]) for p in hand.order}}
+
+
+def _classic_frame(game: Any, t0: float | None) -> dict[str, Any]:
+    """A classic frame's state (issue 35): the table with each joker's face, whose turn it is,
+    every hand and the one shared stock, in the players' shape of a Machiavelox frame (a
+    ``status`` of ``active`` or ``left``, no staging); times from ``t0``, the hand's start in
+    the match's seconds (None: this is the hand's first frame, at 0)."""
+    match, hand = game.match, game.hand
+    spectator = classic_view(match, None)
+    if t0 is None:
+        t0 = float(spectator["t"])
+    res = hand.result
+    view = {
+        "t": round(spectator["t"] - t0, 3),
+        "table": [{"id": m["id"], "cards": m["cards"], "valid": m["valid"]}
+                  for m in spectator["table"]],
+        "players": [{"name": p["name"], "status": "active" if p["in_hand"] else "left",
+                     "staging": [], "opened": p["opened"], "hand_count": p["hand_count"]}
+                    for p in spectator["players"]],
+        "turn": None if res is not None else hand.turn,
+        "stock": len(hand.stock),
+        "result": None if res is None else {"end": res.end, "winner": res.winner,
+                                            "scores": dict(res.scores),
+                                            "values": dict(res.values)},
+    }
+    return {"t": view["t"], "t0": t0, "view": view,
+            "hands": {p: _faces(cards) for p, cards in hand.hands.items()},
+            "stocks": {}, "stock": _faces(hand.stock)}
+
+
 def build_replay(code: str, source: Source, hand_no: int) -> dict[str, Any]:
-    """The replay of hand ``hand_no`` (see the module docstring). Raises :class:`NoSuchHand`
-    (no such hand, or the seats never filled) and :class:`HandNotOver`."""
+    """The replay of hand ``hand_no`` (see the module docstring) of a Machiavelox or a classic
+    table. Raises :class:`NoSuchHand` (no such hand, or the seats never filled) and
+    :class:`HandNotOver`."""
     meta = source.meta
-    if is_classic(str((meta.get("options") or {}).get("variant", "machiavelox"))):
-        raise NoClassicReplay("no_classic_replay", NO_CLASSIC_REPLAY)
+    options = options_from(meta["options"])
+    classic = is_classic(options.variant)
     seats = [str(name) for _, name in meta["seats"]]
     missing = NoSuchHand("no_such_hand", f"Table {code} has no hand {hand_no}.")
     if hand_no < 1:
         raise missing
-    if len(seats) != SEATS:
+    if len(seats) != options.size:
         if hand_no == 1:
             raise HandNotOver("hand_not_over", HAND_NOT_OVER)
         raise missing
-    options = options_from(meta["options"])
     spec = options.resolve(seats)
     journal: list[JournalEntry] = [entry_from(v, d) for v, items in source.entries
                                    for d in items]
@@ -171,6 +202,8 @@ def build_replay(code: str, source: Source, hand_no: int) -> dict[str, Any]:
     frames: list[dict[str, Any]] = []
     dealt: dict[str, list[str]] = {}
     stocks_dealt: dict[str, list[str]] = {}
+    stock_dealt: list[str] = []
+    t0: float | None = None  # a classic hand's start, in the match's seconds
     over = False
     for version, game, batch in replay(spec, journal):
         if game.hand_no < hand_no:
@@ -179,21 +212,24 @@ def build_replay(code: str, source: Source, hand_no: int) -> dict[str, Any]:
             break
         hand = game.hand
         if not frames:
-            dealt = {p: _faces(hand.hands[p]) for p in hand.order}
-            stocks_dealt = {p: _faces(hand.stocks[p]) for p in hand.order}
+            if classic:
+                dealt = {p: _faces(cards) for p, cards in hand.hands.items()}
+                stock_dealt = _faces(hand.stock)
+            else:
+                dealt = {p: _faces(hand.hands[p]) for p in hand.order}
+                stocks_dealt = {p: _faces(hand.stocks[p]) for p in hand.order}
         events = []
         for h, event in batch:
             d = event.as_dict(with_private=True)
             d.setdefault("hand", h)
             events.append(d)
-        view = shared_hand_view(hand)
-        frames.append({
-            "version": version, "t": view["t"], "events": events,
-            "undos": sum(1 for e in events if e["kind"] == "chain_undo"),
-            "view": view,
-            "hands": {p: _faces(hand.hands[p]) for p in hand.order},
-            "stocks": {p: _faces(hand.stocks[p]) for p in hand.order},
-        })
+        if classic:
+            state = _classic_frame(game, t0)
+            t0 = state.pop("t0")
+        else:
+            state = _frame(hand)
+        frames.append({"version": version, "t": state.pop("t"), "events": events,
+                       "undos": sum(1 for e in events if e["kind"] == "chain_undo"), **state})
         if hand.result is not None:
             over = True
             break
@@ -201,12 +237,12 @@ def build_replay(code: str, source: Source, hand_no: int) -> dict[str, Any]:
         raise missing
     if not over:
         raise HandNotOver("hand_not_over", HAND_NOT_OVER)
-    rules = rules_dict(options.rules)
     return {
         "code": str(meta.get("code", code)), "hand": hand_no, "mode": meta.get("mode"),
-        "agora": bool(meta.get("agora")), "rules": rules, "seats": seats,
+        "variant": options.variant, "agora": bool(meta.get("agora")),
+        "rules": rules_dict(options.rules), "seats": seats,
         "bots": [str(name) for pid, name in meta["seats"] if pid in bot_ids],
-        "dealt": dealt, "stocks_dealt": stocks_dealt,
+        "dealt": dealt, "stocks_dealt": stocks_dealt, "stock_dealt": stock_dealt,
         "duration": frames[-1]["t"], "result": frames[-1]["view"]["result"],
         "undos": [i for i, f in enumerate(frames) if f["undos"]],
         "frames": frames,

@@ -132,7 +132,7 @@ def test_a_four_seat_table_fills_deals_and_refuses_a_fifth(server: LiveServer) -
                                 "message": "The four seats of this table are taken."}
         async with players[0].http() as c:
             r = await c.get(f"/api/tables/{code}/hands/1/replay")
-            assert r.status_code == 409 and r.json()["code"] == "no_classic_replay"
+            assert r.status_code == 409 and r.json()["code"] == "hand_not_over"
         await players[0].connect(code)
         snap = await players[0].next(lambda f: f["type"] == "snapshot")
         game = snap["game"]
@@ -267,7 +267,7 @@ def test_the_protocol_and_errors_docs_name_the_classic_fields_commands_and_codes
     for word in ("variant", "size", "rules", "options", "players", "as", "from", '"loose"',
                  *(n for n, spec in CLASSIC_SPECS.items() if spec.by_client)):
         assert f"`{word}`" in protocol, word
-    for code in ("unknown_command", "no_classic_replay", "too_many_players", "bad_option"):
+    for code in ("unknown_command", "too_many_players", "bad_option"):
         assert f"`{code}`" in protocol and f"`{code}`" in errors, code
 
 

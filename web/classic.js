@@ -11,7 +11,7 @@ import { occurrences } from "./tablebits.js";
 import { tableCardSize } from "./tablefit.js";
 import { seatLayout, sinceMyTurn, playOrder, jokerChoices, jokerFace } from "./classicview.js";
 import { CS } from "./classicstate.js";
-import { classicCard, shortFace, shortFaces } from "./classiccards.js";
+import { classicCard, shortFace, shortFaces, turnText } from "./classiccards.js";
 import { myDock } from "./classicdock.js";
 import { resultPanel, classicWaiting } from "./classicresult.js";
 import { currentHint } from "./classichint.js";
@@ -184,33 +184,11 @@ function meldBox(S, A, v, m, myTurn, otherChanged, hinted) {
 /** "Ada laid 7♥ 8♥ 9♥, added 5♣ to meld 3 · Bob drew": the others' turns since mine. */
 function sincePanel(S, v) {
   const { turns } = sinceMyTurn(CS.events, v.you);
-  const items = turns.map((tn) => {
-    const parts = tn.did.map((d) => didText(d));
-    if (tn.end === "drew") parts.push(t("ct.did.drew"));
-    else if (tn.end === "passed") parts.push(t("ct.did.passed"));
-    else if (tn.end === "penalty") parts.push(t("ct.did.penalty"));
-    else if (tn.end === "left") parts.push(t("ct.did.left"));
-    else if (tn.end === "left_penalty") parts.push(t("ct.did.left_penalty"));
-    return h("li", { dataset: { player: tn.player } }, h("strong", {}, tn.player), " ", parts.join(", "));
-  });
+  const items = turns.map((tn) => h("li", { dataset: { player: tn.player } }, h("strong", {}, tn.player), " ", turnText(tn)));
   return h("aside", { class: "c-since side panel", id: "since", "aria-label": t("ct.since_title") },
     h("h2", { class: "side-title" }, t(v.you ? "ct.since_title" : "ct.since_title_watch")),
     items.length ? h("ol", { class: "c-since-list", id: "since-list", "data-scroll": "since" }, items)
       : h("p", { class: "muted", id: "since-list" }, t("ct.since_empty")));
-}
-
-function didText(d) {
-  const cards = shortFaces(d.cards);
-  switch (d.kind) {
-    case "laid": return t("ct.did.laid", { cards });
-    case "added": return t("ct.did.added", { cards, meld: d.meld });
-    case "moved":
-      if (d.from === d.meld && d.as) return t("ct.did.joker_as", { meld: d.meld, card: shortFace(d.as) });
-      return t(d.from === null ? "ct.did.moved_loose" : "ct.did.moved", { cards, meld: d.meld, from: d.from });
-    case "freed": return t("ct.did.freed", { cards, meld: d.meld });
-    case "swapped": return t("ct.did.swapped", { cards, meld: d.meld });
-    default: return d.kind;
-  }
 }
 
 // ---------------------------------------------------------------- the keys

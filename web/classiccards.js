@@ -26,3 +26,27 @@ export function shortFace(face) {
 }
 
 export function shortFaces(list) { return (list || []).map(shortFace).join(" "); }
+
+/** One thing a turn did to the table (a `did` of classicview.js sinceMyTurn), in words. */
+export function didText(d) {
+  const cards = shortFaces(d.cards);
+  switch (d.kind) {
+    case "laid": return t("ct.did.laid", { cards });
+    case "added": return t("ct.did.added", { cards, meld: d.meld });
+    case "moved":
+      if (d.from === d.meld && d.as) return t("ct.did.joker_as", { meld: d.meld, card: shortFace(d.as) });
+      return t(d.from === null ? "ct.did.moved_loose" : "ct.did.moved", { cards, meld: d.meld, from: d.from });
+    case "freed": return t("ct.did.freed", { cards, meld: d.meld });
+    case "swapped": return t("ct.did.swapped", { cards, meld: d.meld });
+    default: return d.kind;
+  }
+}
+
+/** A finished turn (classicview.js sinceMyTurn) in words: what it did, then how it ended. */
+export function turnText(tn) {
+  const parts = tn.did.map((d) => didText(d));
+  const END = { drew: "ct.did.drew", passed: "ct.did.passed", penalty: "ct.did.penalty",
+    left: "ct.did.left", left_penalty: "ct.did.left_penalty" };
+  if (END[tn.end]) parts.push(t(END[tn.end]));
+  return parts.join(", ");
+}

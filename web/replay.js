@@ -2,10 +2,14 @@
 // GET /api/tables/{code}/hands/{hand}/replay gives every frame of the hand (the server ran
 // the engine again: docs/protocol.md, "Replays"); this page only shows them: a timeline in
 // hand seconds to scrub, play/pause, speed 1x/2x/4x/8x, every player's cards, the table as
-// it stood, the chain undos marked on the timeline and in the notices of their moment.
+// it stood, the chain undos marked on the timeline and in the notices of their moment. A
+// classic hand (issue 35) shows whose turn it is, every hand, the one stock and what each
+// turn did, in the classic table's words (classiccards.js turnText).
 import { t, setLang, getLang, onLangChange, refusalText } from "./i18n.js";
 import { h, cardEl } from "./ui.js";
 import { describeEvent } from "./notices.js";
+import { classicCard, turnText } from "./classiccards.js";
+import { sinceMyTurn } from "./classicview.js";
 
 export const SPEEDS = [1, 2, 4, 8];
 /** Notices kept on screen, newest first. */
@@ -98,10 +102,16 @@ function tick(now) {
 
 // ---- drawing ------------------------------------------------------------------------------
 
+/** Whether the replay is of a classic hand (its `variant` a classic preset). */
+function classic() {
+  return !!(R.data && R.data.variant && R.data.variant !== "machiavelox");
+}
+
 function cards(list, label) {
   if (!list || !list.length) return h("span", { class: "muted none" }, t("replay.no_cards"));
+  const make = classic() ? classicCard : cardEl; // a classic joker shows the card it stands for
   return h("div", { class: "rp-cards", role: "list", "aria-label": label },
-    list.map((f) => { const el = cardEl(f, { small: true }); el.setAttribute("role", "listitem"); return el; }));
+    list.map((f) => { const el = make(f, { small: true }); el.setAttribute("role", "listitem"); return el; }));
 }
 
 function tableView(view) {
@@ -132,7 +142,43 @@ function playersView(frame) {
   }));
 }
 
+/** A classic hand's players: whose turn it is, each hand, and the one shared stock. */
+function classicPlayersView(frame) {
+  const d = R.data, v = frame.view;
+  const seats = v.players.map((p, i) => {
+    const bot = d.bots.includes(p.name), onTurn = v.turn === p.name;
+    const hand = frame.hands[p.name] || [];
+    return h("section", { class: `panel rp-player seat-c${i}${onTurn ? " on-turn" : ""}`,
+      dataset: { player: p.name, status: p.status, turn: String(onTurn) } },
+    h("h3", {}, p.name, bot ? h("span", { class: "badge bot-badge" }, t("bots.badge")) : null,
+      onTurn ? h("span", { class: "badge turn-badge" }, t("replay.on_turn")) : null,
+      p.status !== "active" ? h("span", { class: "badge" }, t("replay.status." + p.status, {}, p.status)) : null),
+    h("div", { class: "rp-row rp-hand" }, h("span", { class: "rp-label" }, t("replay.hand_cards", { n: hand.length })),
+      cards(hand, t("replay.hand_of", { name: p.name }))));
+  });
+  const stock = frame.stock || [];
+  seats.push(h("section", { class: "panel rp-player rp-shared-stock", id: "rp-stock" },
+    h("div", { class: "rp-row rp-stock" }, h("span", { class: "rp-label" }, t("replay.stock", { n: stock.length })),
+      cards(stock, t("replay.stock", { n: stock.length })))));
+  return h("section", { class: "rp-players", id: "rp-players" }, seats);
+}
+
+/** A classic hand's turns up to the frame shown, newest first, each in words. */
+function classicNoticesView() {
+  const d = R.data;
+  const events = d.frames.slice(0, R.frame + 1).flatMap((f) => f.events);
+  const { turns } = sinceMyTurn(events, null);
+  const items = turns.slice(-NOTICES).reverse().map((tn) =>
+    h("li", { class: "notice info", dataset: { player: tn.player, end: tn.end } },
+      h("strong", {}, tn.player), " ", turnText(tn)));
+  return h("section", { class: "panel rp-notices", "aria-labelledby": "rp-notices-title" },
+    h("h2", { id: "rp-notices-title" }, t("replay.turns")),
+    items.length ? h("ol", { class: "notices", id: "rp-notice-list", "aria-live": "polite" }, items)
+      : h("p", { class: "muted" }, t("replay.nothing_yet")));
+}
+
 function noticesView() {
+  if (classic()) return classicNoticesView();
   const d = R.data;
   const items = [];
   for (let i = R.frame; i >= 0 && items.length < NOTICES; i--) {
@@ -158,9 +204,9 @@ function resultView(view) {
   const res = view.result;
   if (!res) return null;
   const names = R.data.seats;
+  const end = t((classic() ? "ct.end." : "end.") + res.end, {}, res.end); // a classic hand's own ends (C24)
   return h("section", { class: "panel rp-result", id: "rp-result" },
-    h("h2", {}, res.winner ? t("replay.won", { name: res.winner, end: t("end." + res.end, {}, res.end) })
-      : t("replay.no_winner", { end: t("end." + res.end, {}, res.end) })),
+    h("h2", {}, res.winner ? t("replay.won", { name: res.winner, end }) : t("replay.no_winner", { end })),
     h("table", { class: "scores" }, h("tbody", {}, names.map((n) => h("tr", {},
       h("th", { scope: "row" }, n), h("td", { class: "num" }, String(res.scores[n] ?? 0)))))));
 }
@@ -237,7 +283,7 @@ function update() {
     controls(),
     frame.undos ? h("p", { class: "rp-undo-now", role: "status", id: "rp-undo-now" }, h("strong", {}, t("replay.undo")), " ", t("replay.undo_here", { n: frame.undos })) : null,
     h("div", { class: "rp-main" },
-      h("div", { class: "rp-left" }, tableView(frame.view), playersView(frame)),
+      h("div", { class: "rp-left" }, tableView(frame.view), classic() ? classicPlayersView(frame) : playersView(frame)),
       h("div", { class: "rp-right" }, frame.view.result ? resultView(frame.view) : null, noticesView())),
   ].filter(Boolean));
   if (focused) { const el = document.getElementById(focused); if (el) el.focus(); }
