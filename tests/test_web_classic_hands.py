@@ -92,6 +92,11 @@ def test_two_people_play_an_italian_match_of_three_hands(live_server: Any, brows
 
     go_out(ada, ["7C", "8C", "9C"])
     hand_won(both, "Ada")
+    # Item 2: the move that went out, and "In hand" in points (2♥ 3♦ K♠: 15, C25).
+    expect(bob.locator("#out-move")).to_have_text("Ada went out: laid 7♣ 8♣ 9♣.")
+    expect(ada.locator("#out-move")).to_have_text("You went out.")
+    expect(bob.locator("#hand-scores tr[data-player='Bob'] td").first).to_have_text("15 points")
+    expect(bob.locator("#hand-scores tr[data-player='Ada'] td").first).to_have_text("0 points")
     for p in both:  # Ready: hand 2 at once (C31)
         p.click("#btn-ready")
     dealt(both, 2)
@@ -114,6 +119,27 @@ def test_two_people_play_an_italian_match_of_three_hands(live_server: Any, brows
     view = ada.evaluate("window.__mvx.S.game")
     assert view["match"]["over"] and view["match"]["hand"] == 3
     assert view["result"]["winner"] == "Ada"
+
+    # Item 2: the final table under the result: Bob puts the result aside, looks at the table
+    # (the melds of the move that went out marked), and brings the result back.
+    expect(bob.locator("#out-move")).to_have_text("Ada went out: laid 5♣ 6♣ 7♣ 8♣ 9♣ 10♣.")
+    expect(bob.locator("#hand-scores tr[data-player='Bob'] td").first).to_have_text("46 points")
+    browsers.shot(bob, "classic-final-result")
+    bob.click("#btn-hide-result")
+    expect(bob.locator("#result")).to_have_count(0)
+    expect(bob.locator("#btn-show-result")).to_be_focused()
+    out = bob.locator(".c-meld.went-out")
+    expect(out).to_have_count(1)
+    expect(out).to_be_visible()
+    expect(out.locator(".meld-tag.c-out")).to_have_text("went out here")
+    assert out.locator(".card").evaluate_all("els => els.map(e => e.dataset.face)") == ["5C", "6C", "7C", "8C", "9C", "10C"]
+    browsers.shot(bob, "classic-final-table")
+    bob.click("#btn-show-result")
+    expect(bob.locator("#final-result")).to_be_visible()
+    expect(bob.locator("#btn-hide-result")).to_be_focused()
+    bob.reload()
+    expect(bob.locator("#final-result")).to_be_visible()
+    expect(bob.locator("#out-move")).to_have_text("Ada went out: laid 5♣ 6♣ 7♣ 8♣ 9♣ 10♣.")
     browsers.assert_no_console_errors()
 
 

@@ -3,7 +3,8 @@
 * A Dutch table (``classic_dutch``, Dutch on the page) with a short turn clock (test
   ``timers.clock``) and an opening minimum: Ada's clock counts down in the top bar while she lays
   a run (the opening counter says how far she is), the clock runs out, the table is put back,
-  she gets a penalty card (marked in her hand) and Bob reads that she ran out of time; Bob swaps
+  she gets a penalty card (marked in her hand) and is told so ("Je tijd is om: …", C20), and
+  Bob reads that she ran out of time; Bob swaps
   a joker into his hand (Dutch "keep", C12) and Ada reads it in Dutch.
 * A player who closes the page on their turn: the others see the absence countdown, and when it
   runs out the turn goes on to the next player: nobody is stalled. The next player asks for a
@@ -62,6 +63,11 @@ def test_a_dutch_turn_clock_restores_the_table_and_gives_a_penalty_card(live_ser
     expect(ada.locator("#my-hand .card.drawn")).to_have_attribute("data-face", "10D")
     expect(ada.locator("#my-hand .card.drawn")).to_have_attribute("title", "net gepakt")
     expect(bob.locator("#since-list")).to_contain_text("Ada ran out of time (penalty card)")
+    # She is told too, in her language (issue 35, item 2), and reads it (OK); Bob is not.
+    expect(ada.locator("#turn-news")).to_contain_text("Je tijd is om: de tafel is teruggezet en je kreeg een strafkaart: 10♦.")
+    expect(bob.locator("#turn-news")).to_have_count(0)
+    ada.click("#btn-news-ok")
+    expect(ada.locator("#turn-news")).to_have_count(0)
     expect(ada.locator("#turn-banner")).to_have_text("Bob is aan de beurt")
     browsers.shot(bob, "classic-dutch-penalty-phone")
     # Bob swaps 6♦ for the joker standing for it (C12, Dutch "keep") and ends his turn.
