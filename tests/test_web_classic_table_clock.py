@@ -6,8 +6,8 @@
   she gets a penalty card (marked in her hand) and is told so ("Je tijd is om: …", C20), and
   Bob reads that she ran out of time; Bob swaps
   a joker into his hand (Dutch "keep", C12) and Ada reads it in Dutch.
-* A player who closes the page on their turn: the others see the absence countdown, and when it
-  runs out the turn goes on to the next player: nobody is stalled. The next player asks for a
+* A player who leaves the page on their turn: the others see the absence countdown, and when it
+  runs out the turn goes on to the next player: nobody is stalled; back, he is told (C31). The next player asks for a
   hint (a friendly table): its steps in words, its card and meld highlighted.
 """
 
@@ -100,7 +100,7 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     bob = seat(browsers, live_server, code, "Bob")
     cy = seat(browsers, live_server, code, "Cy")
     expect(bob.locator("#turn-banner")).to_have_text("Your turn")
-    bob.close()
+    bob.goto("about:blank")  # he goes away (the same tab keeps his page's memory for his return)
     # Bob is away on his turn: his seat counts down, then the turn goes on to Cy.
     away = ada.locator(".c-seat[data-player='Bob'] .c-absent")
     expect(away).to_contain_text("Away: leaves in")
@@ -127,4 +127,9 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     ada.keyboard.press("e")
     expect(cy.locator("#turn-banner")).to_have_text("Your turn")
     expect(ada.locator("#hint-box")).to_have_count(0)
+    # Bob comes back: he is told what his absence did (issue 35, item 2), not only the others.
+    bob.goto(f"{live_server.url}/t/{code}")
+    expect(bob.locator("#turn-news")).to_contain_text(
+        "You were away too long: the table is back as it was and you drew a penalty card: 2♥, and you left the hand.")
+    expect(cy.locator("#turn-news")).to_have_count(0)
     browsers.assert_no_console_errors()
