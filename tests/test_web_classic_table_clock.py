@@ -68,6 +68,10 @@ def test_a_dutch_turn_clock_restores_the_table_and_gives_a_penalty_card(live_ser
     expect(bob.locator("#turn-news")).to_have_count(0)
     ada.click("#btn-news-ok")
     expect(ada.locator("#turn-news")).to_have_count(0)
+    ada.reload()  # read is read: a reload does not say it again
+    expect(ada.locator("#turn-banner")).to_have_text("Bob is aan de beurt")
+    expect(ada.locator("#my-hand .card")).to_have_count(5)
+    expect(ada.locator("#turn-news")).to_have_count(0)
     expect(ada.locator("#turn-banner")).to_have_text("Bob is aan de beurt")
     browsers.shot(bob, "classic-dutch-penalty-phone")
     # Bob swaps 6♦ for the joker standing for it (C12, Dutch "keep") and ends his turn.

@@ -11,7 +11,7 @@ import { t, refusalText } from "./i18n.js";
 import { toast, confirmDialog, cssKey, oncePending } from "./ui.js";
 import { moveInOrder } from "./cards.js";
 import { legalNow, jokerFace } from "./classicview.js";
-import { CS } from "./classicstate.js";
+import { CS, markNewsSeen } from "./classicstate.js";
 import { S } from "./state.js";
 import { render, renderNow, announce } from "./render.js";
 import { Actions, keepOrder } from "./actions.js";
@@ -185,7 +185,7 @@ export const ClassicActions = {
   hideResult() { CS.resultAside = view() ? view().match.hand : null; renderNow(); focusId("btn-show-result"); },
   showResult() { CS.resultAside = null; renderNow(); focusId("btn-hide-result"); },
   // "Time's up: …" (C20, C31) read: the line goes until another turn is ended for me.
-  dismissNews(seq) { CS.newsSeen = seq; render(); },
+  dismissNews(seq) { markNewsSeen(seq); render(); },
 
   /** Free the selected joker with the selected real card (C11): it becomes loose. */
   freeJoker() {

@@ -36,7 +36,21 @@ export function syncTable(S) {
   CS.lastHandNo = null;
   CS.hint = null;
   CS.resultAside = null;
-  CS.newsSeen = null;
+  CS.newsSeen = loadNewsSeen(S.code);
+}
+
+/** "Your turn was ended for you" read (OK): kept beside the events, so a reload does not say it again. */
+export function markNewsSeen(seq) {
+  CS.newsSeen = seq;
+  if (!CS.code) return;
+  try { sessionStorage.setItem("mvx.cnews." + CS.code, String(seq)); } catch (e) { /* full: fine */ }
+}
+
+function loadNewsSeen(code) {
+  try {
+    const v = sessionStorage.getItem("mvx.cnews." + code);
+    return v === null ? null : Number(v);
+  } catch (e) { return null; }
 }
 
 /** A classic view arrived (snapshot or update: the seat's whole view). */
