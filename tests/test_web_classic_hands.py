@@ -12,6 +12,10 @@ every hand is played by a person through the page:
 * four people at a Dutch table (a turn clock, C20): hand 1 Ada goes out, hand 2 Bob goes out on
   his first turn after a reload, hand 3 Cy draws with the D key and Dee goes out;
 * a person and a bot: the bot starts hand 2 and draws, Ada goes out; hand 3 Ada goes out.
+
+And item 2 at the hands' ends: the move that went out in words, "In hand" in points (English
+and Dutch), the result put aside to look at the final table (its out melds marked, on a
+desktop and a phone) and brought back, kept through a reload.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 import pytest
 import test_web_support as web
-from test_web_classic_table import seat
+from test_web_classic_table import PHONE, no_page_scroll, seat
 from test_web_support import Browsers, api_create_table, expect
 
 live_server, chromium_browser, browsers = web.live_server, web.chromium_browser, web.browsers
@@ -44,8 +48,8 @@ def go_out(page: Any, faces: list[str]) -> None:
     page.click("#btn-end")
 
 
-def draw(page: Any, *, key: bool = False) -> None:
-    expect(page.locator("#turn-banner")).to_have_text("Your turn")
+def draw(page: Any, *, key: bool = False, your_turn: str = "Your turn") -> None:
+    expect(page.locator("#turn-banner")).to_have_text(your_turn)
     expect(page.locator("#wait-turn")).to_have_count(0)
     expect(page.locator("#btn-draw")).to_be_enabled()
     expect(page.locator("#btn-hint")).to_be_visible()
@@ -165,7 +169,13 @@ def test_four_people_play_a_dutch_match_of_three_hands(live_server: Any, browser
                                      timers={"pause": 3, "clock": 30})
     ada = browsers.page("ada", session=session)
     ada.goto(f"{live_server.url}/t/{code}")
-    bob, cy, dee = (seat(browsers, live_server, code, n) for n in ("Bob", "Cy", "Dee"))
+    bob = seat(browsers, live_server, code, "Bob")
+    cy = browsers.page("cy")
+    cy.context.add_init_script("localStorage.setItem('mvx.lang', 'nl')")  # Cy reads Dutch
+    cy.goto(f"{live_server.url}/t/{code}")
+    cy.fill("#name", "Cy")
+    cy.click("#gate-join")
+    dee = seat(browsers, live_server, code, "Dee", viewport=PHONE)
     everyone = [ada, bob, cy, dee]
 
     go_out(ada, ["7C", "8C", "9C"])
@@ -180,13 +190,23 @@ def test_four_people_play_a_dutch_match_of_three_hands(live_server: Any, browser
         p.click("#btn-ready")
     dealt(everyone, 3)
     expect(dee.locator("#wait-turn")).to_have_text("Waiting for Cy to play.")
-    draw(cy, key=True)
+    draw(cy, key=True, your_turn="Jij bent aan de beurt")
     go_out(dee, ["AD", "2D", "3D", "4D", "5D"])
     for p in everyone:
         expect(p.locator("#final-result")).to_be_visible()
     view = dee.evaluate("window.__mvx.S.game")
     assert view["match"]["over"] and view["match"]["hand"] == 3
     assert view["result"]["winner"] == "Dee"
+    # Item 2 in Dutch, and on a phone: the move that went out, "In hand" in points (penalty
+    # scoring, low values: Cy's 2♠ 5♦ 9♣ K♦ Q♠ and the 10♦ he drew, 46), the final table.
+    expect(cy.locator("#out-move")).to_have_text("Dee ging uit: legde A♦ 2♦ 3♦ 4♦ 5♦.")
+    expect(cy.locator("#hand-scores tr[data-player='Cy'] td").first).to_have_text("46 punten")
+    dee.click("#btn-hide-result")
+    expect(dee.locator(".c-meld.went-out")).to_be_visible()
+    no_page_scroll(dee)
+    browsers.shot(dee, "classic-final-table-phone")
+    dee.click("#btn-show-result")
+    expect(dee.locator("#final-result")).to_be_visible()
     browsers.assert_no_console_errors()
 
 
