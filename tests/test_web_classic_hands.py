@@ -11,7 +11,8 @@ every hand is played by a person through the page:
   a reload, Bob draws, Ada goes out; the match is over after three deals;
 * four people at a Dutch table (a turn clock, C20): hand 1 Ada goes out, hand 2 Bob goes out on
   his first turn after a reload, hand 3 Cy draws with the D key and Dee goes out;
-* a person and a bot: the bot starts hand 2 and draws, Ada goes out; hand 3 Ada goes out.
+* a person and a bot: the bot starts hand 2 and draws, Ada goes out; hand 3 Ada goes out by a
+  drag, clicks and the E key.
 
 And item 2 at the hands' ends: the move that went out in words, "In hand" in points (English
 and Dutch), the result put aside to look at the final table (its out melds marked, on a
@@ -238,7 +239,15 @@ def test_a_person_and_a_bot_play_a_match_of_three_hands(live_server: Any, browse
     hand_won([ada], "Ada")
     ada.click("#btn-ready")
     dealt([ada], 3)
-    go_out(ada, ["5C", "6C", "7C", "8C", "9C"])
+    # Hand 3 by drag and keys: 5♣ dragged to New meld, the rest added to it, E ends the turn.
+    expect(ada.locator("#btn-end")).to_be_visible()
+    web.mouse_drag(ada, "#my-hand .card[data-face='5C']", "#new-meld")
+    expect(ada.locator(".c-meld[data-meld='1'] .card")).to_have_count(1)
+    for face in ("6C", "7C", "8C", "9C"):
+        ada.click(f"#my-hand .card[data-face='{face}']")
+    ada.click(".c-meld[data-meld='1'] .meld-head")
+    expect(ada.locator("#my-hand .card")).to_have_count(0)
+    ada.keyboard.press("e")
     expect(ada.locator("#final-result")).to_be_visible()
     view = ada.evaluate("window.__mvx.S.game")
     assert view["match"]["over"] and view["match"]["winner"] == "Ada"
