@@ -3,10 +3,11 @@
 * A Dutch table (``classic_dutch``, Dutch on the page) with a short turn clock (test
   ``timers.clock``) and an opening minimum: Ada's clock counts down in the top bar while she lays
   a run (the opening counter says how far she is), the clock runs out, the table is put back,
-  she gets a penalty card (marked in her hand) and Bob reads that she ran out of time; Bob swaps
+  she gets a penalty card (marked in her hand) and is told so ("Je tijd is om: …", C20), and
+  Bob reads that she ran out of time; Bob swaps
   a joker into his hand (Dutch "keep", C12) and Ada reads it in Dutch.
-* A player who closes the page on their turn: the others see the absence countdown, and when it
-  runs out the turn goes on to the next player: nobody is stalled. The next player asks for a
+* A player who leaves the page on their turn: the others see the absence countdown, and when it
+  runs out the turn goes on to the next player: nobody is stalled; back, he is told (C31). The next player asks for a
   hint (a friendly table): its steps in words, its card and meld highlighted.
 """
 
@@ -62,6 +63,15 @@ def test_a_dutch_turn_clock_restores_the_table_and_gives_a_penalty_card(live_ser
     expect(ada.locator("#my-hand .card.drawn")).to_have_attribute("data-face", "10D")
     expect(ada.locator("#my-hand .card.drawn")).to_have_attribute("title", "net gepakt")
     expect(bob.locator("#since-list")).to_contain_text("Ada ran out of time (penalty card)")
+    # She is told too, in her language (issue 35, item 2), and reads it (OK); Bob is not.
+    expect(ada.locator("#turn-news")).to_contain_text("Je tijd is om: de tafel is teruggezet en je kreeg een strafkaart: 10♦.")
+    expect(bob.locator("#turn-news")).to_have_count(0)
+    ada.click("#btn-news-ok")
+    expect(ada.locator("#turn-news")).to_have_count(0)
+    ada.reload()  # read is read: a reload does not say it again
+    expect(ada.locator("#turn-banner")).to_have_text("Bob is aan de beurt")
+    expect(ada.locator("#my-hand .card")).to_have_count(5)
+    expect(ada.locator("#turn-news")).to_have_count(0)
     expect(ada.locator("#turn-banner")).to_have_text("Bob is aan de beurt")
     browsers.shot(bob, "classic-dutch-penalty-phone")
     # Bob swaps 6♦ for the joker standing for it (C12, Dutch "keep") and ends his turn.
@@ -94,7 +104,7 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     bob = seat(browsers, live_server, code, "Bob")
     cy = seat(browsers, live_server, code, "Cy")
     expect(bob.locator("#turn-banner")).to_have_text("Your turn")
-    bob.close()
+    bob.goto("about:blank")  # he goes away (the same tab keeps his page's memory for his return)
     # Bob is away on his turn: his seat counts down, then the turn goes on to Cy.
     away = ada.locator(".c-seat[data-player='Bob'] .c-absent")
     expect(away).to_contain_text("Away: leaves in")
@@ -121,4 +131,9 @@ def test_a_player_who_drops_on_their_turn_does_not_stall_the_others(live_server:
     ada.keyboard.press("e")
     expect(cy.locator("#turn-banner")).to_have_text("Your turn")
     expect(ada.locator("#hint-box")).to_have_count(0)
+    # Bob comes back: he is told what his absence did (issue 35, item 2), not only the others.
+    bob.goto(f"{live_server.url}/t/{code}")
+    expect(bob.locator("#turn-news")).to_contain_text(
+        "You were away too long: the table is back as it was and you drew a penalty card: 2♥, and you left the hand.")
+    expect(cy.locator("#turn-news")).to_have_count(0)
     browsers.assert_no_console_errors()

@@ -15,6 +15,7 @@ import { classicCard, shortFace, shortFaces, turnText } from "./classiccards.js"
 import { myDock } from "./classicdock.js";
 import { resultPanel, classicWaiting } from "./classicresult.js";
 import { currentHint } from "./classichint.js";
+import { didText, outMove } from "./classicnews.js";
 
 export function renderClassic(S, A) {
   if (S.fatal || S.replaced) return null; // table.js says those
@@ -33,11 +34,18 @@ export function renderClassic(S, A) {
   const me = v.players.find((p) => p.name === v.you);
   if (me && !S.spectator) screen.appendChild(myDock(S, A, v, me));
   else screen.appendChild(h("section", { class: "c-dock panel spectator-note" }, t("table.spectating")));
-  // `result` is the LAST hand's (engine/classic/view.py): shown while no hand is in play (no turn).
-  if ((v.result && !v.turn) || v.match.over || v.match.pause_until !== null) screen.appendChild(resultPanel(S, A, v));
+  // `result` is the LAST hand's (engine/classic/view.py): shown while no hand is in play (no
+  // turn), unless the player put it aside to look at the final table (Show the result: back).
+  if (resultShown(v) && !resultAside(v)) screen.appendChild(resultPanel(S, A, v));
   if (S.showHelp) screen.appendChild(classicHelp(A));
   return screen;
 }
+
+/** Is there a result to show: a hand just ended, the pause, the match's end (no turn). */
+function resultShown(v) { return (!!v.result && !v.turn) || v.match.over || v.match.pause_until !== null; }
+
+/** Did the player put this hand's result aside (Look at the table)? Until the next hand. */
+function resultAside(v) { return CS.resultAside === v.match.hand; }
 
 function headBar(S, A, v) {
   const tb = S.table || {};
@@ -58,6 +66,9 @@ function headBar(S, A, v) {
       clockEl(v.turn.deadline, { frame: "hand", total: v.options.clock || null, label: t("ct.turn_clock") })));
   }
   items.push(h("span", { class: "spacer" }));
+  if (resultShown(v) && resultAside(v)) {
+    items.push(h("button", { class: "btn primary", type: "button", id: "btn-show-result", onclick: () => A.showResult() }, t("ct.show_result")));
+  }
   items.push(h("button", { class: "btn ghost", type: "button", onclick: () => A.toggleHelp(), "aria-expanded": String(!!S.showHelp), "aria-keyshortcuts": "?" }, t("btn.help")));
   const head = h("div", { class: "head c-head" }, h("div", { class: "topbar", role: "region", "aria-label": t("a11y.status") }, items));
   const banner = turnBanner(S, v);
@@ -108,7 +119,10 @@ function boardEl(S, A, v) {
   const size = tableCardSize(v.table, { w: Math.max(280, window.innerWidth - (window.innerWidth > 960 ? 620 : 40)), h: Math.max(160, window.innerHeight - (window.innerWidth > 960 ? 420 : 470)) });
   const hint = currentHint(v);
   const hinted = new Set(hint ? hint.melds : []);
-  const melds = v.table.map((m) => meldBox(S, A, v, m, myTurn, since.melds.has(m.id), hinted.has(m.id)));
+  // The hand's end: the melds of the move that went out (C22) are marked on the final table.
+  const out = !v.turn && v.result && v.result.end === "out" ? outMove(CS.events, v.result.winner) : null;
+  const wentOut = new Set(out ? out.melds : []);
+  const melds = v.table.map((m) => meldBox(S, A, v, m, myTurn, since.melds.has(m.id), hinted.has(m.id), wentOut.has(m.id)));
   const newTile = myTurn ? h("div", {
     class: "meld new-meld", role: "button", tabindex: "0", id: "new-meld",
     "aria-label": t("ct.new_meld_label"), dataset: { drop: "new", key: "new" },
@@ -138,7 +152,7 @@ function looseTray(S, A, v, myTurn) {
       myTurn ? t("ct.loose_do") : t("ct.loose_wait", { name: v.turn ? v.turn.player : "" })));
 }
 
-function meldBox(S, A, v, m, myTurn, otherChanged, hinted) {
+function meldBox(S, A, v, m, myTurn, otherChanged, hinted, wentOut = false) {
   const occ = occurrences(m.cards);
   // The face a joker stands for, when that is a choice (C8): for the selected joker, or on my
   // turn for a joker without a face in a meld changed this turn (no need to find it first).
@@ -160,7 +174,8 @@ function meldBox(S, A, v, m, myTurn, otherChanged, hinted) {
     if (myTurn) el.addEventListener("click", (ev) => { ev.stopPropagation(); A.activateCard("table", f, occ[i], m.id); });
     return el;
   });
-  const cls = ["meld", "c-meld", m.valid ? "" : "invalid", m.changed ? "changed-now" : "", otherChanged ? "changed-since" : "", hinted ? "hinted" : ""].filter(Boolean).join(" ");
+  const changedNow = m.changed && !!v.turn; // a hand that ended has no turn to change it in
+  const cls = ["meld", "c-meld", m.valid ? "" : "invalid", changedNow ? "changed-now" : "", otherChanged ? "changed-since" : "", hinted ? "hinted" : "", wentOut ? "went-out" : ""].filter(Boolean).join(" ");
   const choices = pair ? jokerChoices(m.cards, m.cards.indexOf(pair.face), v.options.ace) : [];
   return h("div", {
     class: cls, role: myTurn ? "button" : "group", tabindex: myTurn ? "0" : null,
@@ -171,8 +186,9 @@ function meldBox(S, A, v, m, myTurn, otherChanged, hinted) {
   h("div", { class: "meld-head" },
     h("span", { class: "meld-id" }, t("meld.badge", { n: m.id }, `meld ${m.id}`)),
     m.valid ? null : h("span", { class: "meld-tag c-bad", title: t("ct.invalid_title") }, t("ct.invalid")),
-    m.changed ? h("span", { class: "meld-tag c-now" }, t("ct.changed_now")) : null,
-    otherChanged && !m.changed ? h("span", { class: "meld-tag c-since" }, t("ct.changed_since")) : null),
+    changedNow ? h("span", { class: "meld-tag c-now" }, t("ct.changed_now")) : null,
+    otherChanged && !changedNow && !wentOut ? h("span", { class: "meld-tag c-since" }, t("ct.changed_since")) : null,
+    wentOut ? h("span", { class: "meld-tag c-out" }, t("ct.out_melds")) : null),
   h("div", { class: "cards meld-cards" }, cards),
   choices.length ? h("div", { class: "c-as", role: "group", "aria-label": t("ct.as_label") },
     h("span", { class: "small" }, t("ct.as_label")), " ",

@@ -11,9 +11,9 @@ import { t, refusalText } from "./i18n.js";
 import { toast, confirmDialog, cssKey, oncePending } from "./ui.js";
 import { moveInOrder } from "./cards.js";
 import { legalNow, jokerFace } from "./classicview.js";
-import { CS } from "./classicstate.js";
+import { CS, markNewsSeen } from "./classicstate.js";
 import { S } from "./state.js";
-import { render, announce } from "./render.js";
+import { render, renderNow, announce } from "./render.js";
 import { Actions, keepOrder } from "./actions.js";
 
 const REPEAT_MS = 300;
@@ -39,6 +39,7 @@ async function send(cmds) {
 }
 
 function view() { return S.game; }
+function focusId(id) { const el = document.getElementById(id); if (el) el.focus(); }
 function myTurn() { return legalNow(view()).myTurn; }
 function sel(zone) { return CS.sel.filter((s) => s.zone === zone); }
 
@@ -180,6 +181,11 @@ export const ClassicActions = {
 
   clearSelection() { CS.sel = []; render(); },
   toggleHelp() { S.showHelp = !S.showHelp; render(); },
+  // The hand's end: the result put aside to look at the final table, and back (Show the result).
+  hideResult() { CS.resultAside = view() ? view().match.hand : null; renderNow(); focusId("btn-show-result"); },
+  showResult() { CS.resultAside = null; renderNow(); focusId("btn-hide-result"); },
+  // "Time's up: …" (C20, C31) read: the line goes until another turn is ended for me.
+  dismissNews(seq) { markNewsSeen(seq); render(); },
 
   /** Free the selected joker with the selected real card (C11): it becomes loose. */
   freeJoker() {

@@ -9,6 +9,7 @@ import { CS } from "./classicstate.js";
 import { jokerPair, refusalLine } from "./classicactions.js";
 import { classicCard, shortFace } from "./classiccards.js";
 import { askHint, currentHint, hintBox } from "./classichint.js";
+import { forcedEnd, forcedEndText } from "./classicnews.js";
 
 const kbd = (k) => h("kbd", { "aria-hidden": "true" }, k);
 
@@ -44,6 +45,13 @@ export function myDock(S, A, v, me) {
   dock.appendChild(row);
 
   const line = h("div", { class: "c-status", id: "status-slot" });
+  // My turn was ended for me (C20's clock, C31's absence or my leaving on my turn): said to
+  // me, not only to the others, until I read it (OK) or end a turn myself.
+  const news = S.spectator ? null : forcedEnd(CS.events, v.you);
+  if (news && news.seq !== CS.newsSeen) {
+    line.appendChild(h("p", { class: "c-news", id: "turn-news", role: "alert" }, forcedEndText(news), " ",
+      h("button", { class: "btn tiny", type: "button", id: "btn-news-ok", onclick: () => A.dismissNews(news.seq) }, t("ct.news.ok"))));
+  }
   const refusal = refusalLine();
   if (refusal) {
     line.appendChild(h("p", { class: "c-refusal", id: "end-refusal", role: "alert" }, h("strong", {}, t(CS.refusal.what === "end" ? "ct.end_refused" : "ct.refused")), " ", refusal, refusalDetail(v)));

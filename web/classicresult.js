@@ -7,6 +7,7 @@ import { t } from "./i18n.js";
 import { h, clockEl, fmtNumber, fmtScore } from "./ui.js";
 import { CS } from "./classicstate.js";
 import { botControl } from "./botseats.js";
+import { outMove, outMoveText } from "./classicnews.js";
 
 /** Why `name` scored what they did in `res` under `options` (scoring, values): a sentence. */
 export function scoreReason(res, options, name) {
@@ -35,7 +36,13 @@ export function resultPanel(S, A, v) {
   const res = v.result;
   if (res) {
     const title = res.winner ? t(res.winner === v.you ? "ct.won.me" : "ct.won", { name: res.winner }) : t("ct.nobody_won");
-    parts.push(h("h2", { id: "result-title" }, title, " ", h("span", { class: "chip", id: "result-end" }, t("ct.end." + res.end, {}, res.end))));
+    parts.push(h("div", { class: "row c-result-head" },
+      h("h2", { id: "result-title" }, title, " ", h("span", { class: "chip", id: "result-end" }, t("ct.end." + res.end, {}, res.end))),
+      // The final table stays under the panel: put it aside to look, Show the result brings it back.
+      h("button", { class: "btn", type: "button", id: "btn-hide-result", onclick: () => A.hideResult() }, t("ct.look_table"))));
+    // The move that went out (C22), from the events of the hand (none on a page opened after it).
+    const move = res.end === "out" ? outMove(CS.events, res.winner) : null;
+    if (move) parts.push(h("p", { class: "c-out-move", id: "out-move" }, outMoveText(move, v.you)));
     parts.push(h("table", { class: "scores", id: "hand-scores" },
       h("caption", {}, t("ct.scores_caption", { n: v.match.hand }), " ", h("span", { class: "muted small" }, valuesNote(v.options))),
       h("thead", {}, h("tr", {},
@@ -43,7 +50,7 @@ export function resultPanel(S, A, v) {
         h("th", { scope: "col" }, t("result.points")), h("th", { scope: "col" }, t("result.why")))),
       h("tbody", {}, names.map((n) => h("tr", { class: n === res.winner ? "winner" : "", dataset: { player: n } },
         h("th", { scope: "row" }, n),
-        h("td", { class: "num" }, String(res.values[n] ?? "")),
+        h("td", { class: "num" }, res.values[n] === undefined ? "" : t("ct.in_hand_n", { n: res.values[n] })),
         h("td", { class: "num" }, res.scores[n] === undefined ? "" : fmtScore(res.scores[n])),
         h("td", { class: "why" }, scoreReason(res, v.options, n)))))));
   }

@@ -20,6 +20,8 @@ export const CS = {
   lastHandNo: null,  // the hand the fields are about
   hint: null,        // the hint shown (classichint.js): {steps, cards, melds, version, turn, advice}
   hintBusy: false,   // a hint is on its way
+  resultAside: null, // the hand whose result the player put aside to look at the final table
+  newsSeen: null,    // the seq of the event whose "your turn was ended for you" line was dismissed
 };
 
 /** Forget the fields when another table (or a new hand) is shown. */
@@ -33,6 +35,22 @@ export function syncTable(S) {
   CS.ready = false;
   CS.lastHandNo = null;
   CS.hint = null;
+  CS.resultAside = null;
+  CS.newsSeen = loadNewsSeen(S.code);
+}
+
+/** "Your turn was ended for you" read (OK): kept beside the events, so a reload does not say it again. */
+export function markNewsSeen(seq) {
+  CS.newsSeen = seq;
+  if (!CS.code) return;
+  try { sessionStorage.setItem("mvx.cnews." + CS.code, String(seq)); } catch (e) { /* full: fine */ }
+}
+
+function loadNewsSeen(code) {
+  try {
+    const v = sessionStorage.getItem("mvx.cnews." + code);
+    return v === null ? null : Number(v);
+  } catch (e) { return null; }
 }
 
 /** A classic view arrived (snapshot or update: the seat's whole view). */

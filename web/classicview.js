@@ -106,11 +106,12 @@ export function playOrder(view) {
 /**
  * What `you` may do now: {myTurn, changed, draw, pass, end, reset, loose}. Draw and pass only
  * with nothing changed (C14, C15; changed: a touched meld or a loose joker); pass when the
- * stock is empty, draw otherwise.
+ * stock is empty, draw otherwise. Read from `turn` alone (docs/protocol.md): the view keeps
+ * the last hand's `result` through the next hand, so it does not say a hand is over.
  */
 export function legalNow(view) {
   const none = { myTurn: false, changed: false, draw: false, pass: false, end: false, reset: false, loose: 0 };
-  if (!view || !view.you || !view.turn || view.result) return none;
+  if (!view || !view.you || !view.turn) return none;
   const myTurn = view.turn.player === view.you;
   if (!myTurn) return none;
   const changed = (view.table || []).some((m) => m.changed) || view.loose > 0;

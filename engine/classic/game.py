@@ -23,10 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import cards as C
 from ..game import GamePhase, GameResult, HandRecord
 from ..model import Command, Event
 from ..rules import MatchEnd, RuleSet
-from .match import ClassicMatch
+from .match import ClassicMatch, stack_deck
 from .model import ClassicCommand
 from .turn import ClassicHand
 
@@ -56,8 +57,10 @@ class ClassicGame:
 
     ``position`` (stacked test deals) is a classic conformance ``start`` block keyed by the
     players' names (``table``, ``hands``, ``stock``, ``turn``, ``first_turn``, ``unopened``,
-    ``passes``). Raises ``ValueError`` for a position the match refuses
-    (:meth:`ClassicMatch.from_position`)."""
+    ``passes``), and may stack later hands too: ``decks``, ``{"2": [faces], ...}``, the top
+    of that hand's deck (:func:`~engine.classic.match.stack_deck`; without it a hand is dealt
+    from the seed). Raises ``ValueError`` for a position the match refuses
+    (:meth:`ClassicMatch.from_position`) or a deck it cannot stack."""
 
     def __init__(self, players: list[str], seed: int, rules: RuleSet, *,
                  position: dict[str, Any] | None = None) -> None:
@@ -73,6 +76,7 @@ class ClassicGame:
                 hands=position.get("hands"), stock=position.get("stock", []),
                 turn=position.get("turn"), first_turn=position.get("first_turn", []),
                 unopened=position.get("unopened", []), passes=position.get("passes", 0))
+            self.match.stacked = stacked_decks(position.get("decks"), rules)
         self.seats = {p: ClassicSeat(self.match, p) for p in self.players}
         self.history: list[HandRecord] = []
         self._scored: object | None = None
@@ -142,3 +146,26 @@ class ClassicGame:
         self._scored = res
         self.history.append(HandRecord(self.match.hand_no, -1, res.end, res.winner,
                                        dict(res.scores), {}))
+
+
+def stacked_decks(decks: Any, rules: RuleSet) -> dict[int, list[str]]:
+    """A position's ``decks`` (tests only) by hand number (2 or more), each checked against a
+    full deck of ``rules``. Raises ``ValueError`` for anything else."""
+    if decks is None:
+        return {}
+    if not isinstance(decks, dict):
+        raise ValueError("decks maps hand numbers to lists of cards")
+    out: dict[int, list[str]] = {}
+    for key, faces in decks.items():
+        try:
+            n = int(key)
+        except (TypeError, ValueError):
+            raise ValueError(f"decks: '{key}' is not a hand number") from None
+        if n < 2 or not isinstance(faces, list) or not all(isinstance(f, str) for f in faces):
+            raise ValueError(f"decks: hand {key} takes a list of cards (hand 2 or later)")
+        try:
+            stack_deck(C.full_deck(rules.packs, rules.jokers), faces)
+        except C.NotationError as e:
+            raise ValueError(f"decks: hand {key}: {e}") from None
+        out[n] = list(faces)
+    return out

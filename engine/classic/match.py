@@ -67,6 +67,8 @@ class ClassicMatch(AbsenceRules):
         self.winner: str | None = None
         self.version = 0
         self._events: list[Event] = []
+        #: Stacked test deals (tests only): the top of hand h's deck, by hand number.
+        self.stacked: dict[int, list[str]] = {}
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -171,6 +173,8 @@ class ClassicMatch(AbsenceRules):
         hand = ClassicHand(rules, seats, self._emit)
         deck = C.full_deck(rules.packs, rules.jokers)
         random.Random(f"classic:{self.seed}:{self.hand_no}").shuffle(deck)
+        if self.hand_no in self.stacked:
+            deck = stack_deck(deck, self.stacked[self.hand_no])
         starter = self._next_in_match(dealer) or seats[0]
         i0 = seats.index(starter)
         order = seats[i0:] + seats[:i0]
@@ -375,3 +379,21 @@ class ClassicMatch(AbsenceRules):
             winner = tops[0] if len(tops) == 1 else None
         self.winner = winner
         self._emit("match_over", winner, {"totals": dict(self.totals), "why": why})
+
+
+def stack_deck(deck: list[int], top: Iterable[str]) -> list[int]:
+    """``deck`` with the cards named by ``top`` (faces, ``JK`` any joker) moved to its top in
+    that order, the rest after them as shuffled (a stacked test deal of a later hand: dealt
+    ``hand_size`` each from the starter on, the rest the stock). Raises ``ValueError`` for a
+    face the deck no longer holds."""
+    rest = list(deck)
+    out: list[int] = []
+    for text in top:
+        is_joker, face = parse_joker(text)
+        k = next((i for i, c in enumerate(rest)
+                  if (C.is_joker(c) if is_joker else not C.is_joker(c) and c % C.PACK_SIZE == face)),
+                 None)
+        if k is None:
+            raise ValueError(f"the deck holds no more '{text}'")
+        out.append(rest.pop(k))
+    return out + rest

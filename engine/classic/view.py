@@ -19,7 +19,8 @@ Shape (keys always present)::
      "stock": n, "loose": n, "passes": n,
      "turn": {"player", "started": s, "deadline": s | None,   # the turn clock (C20)
               "ends": s | None} | None,             # with its player's absence (C31)
-     "result": {"end", "winner", "scores", "values"} | None,   # the last hand ended
+     "result": {"end", "winner", "scores", "values"} | None,   # the LAST hand that ended,
+                                                  # kept through the next (turn says who plays)
      "match": {"hand", "dealer", "totals", "over", "winner", "pause_until": s | None}}
 """
 

@@ -68,6 +68,16 @@ test("what I may do: draw with nothing changed, pass at an empty stock, only on 
   assert.equal(V.legalNow(view({ turn: { player: "B" } })).myTurn, false);
 });
 
+test("hand 2 and after: the last hand's result kept in the view does not end my turn (issue 35)", () => {
+  const last = { end: "out", winner: "B", scores: { A: 0, B: 12 }, values: { A: 12, B: 0 } };
+  const L = V.legalNow(view({ result: last, match: { hand: 2, dealer: "A", totals: { A: 0, B: 12 }, over: false, winner: null, pause_until: null } }));
+  assert.equal(L.myTurn, true);
+  assert.equal(L.end, true);
+  assert.equal(L.draw, true);
+  // Between hands there is no turn: nothing to do, whatever the result says.
+  assert.equal(V.legalNow(view({ result: last, turn: null })).myTurn, false);
+});
+
 test("a joker's face is a choice only in a run that could lie lower or higher", () => {
   assert.deepEqual(V.jokerChoices(["5H", "6H", "7H", "JK"], 3), ["4H", "8H"]);
   assert.deepEqual(V.jokerChoices(["5H", "JK", "7H"], 1), []);
