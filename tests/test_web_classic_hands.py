@@ -21,8 +21,10 @@ desktop and a phone) and brought back, kept through a reload.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import httpx
 import pytest
 import test_web_support as web
 from test_web_classic_table import PHONE, no_page_scroll, seat
@@ -97,6 +99,8 @@ def test_two_people_play_an_italian_match_of_three_hands(live_server: Any, brows
 
     go_out(ada, ["7C", "8C", "9C"])
     hand_won(both, "Ada")
+    # Item 4: the hand that just ended can be watched again.
+    expect(bob.locator("#replay-link")).to_have_attribute("href", f"/replay/{code}/1")
     # Item 2: the move that went out, and "In hand" in points (2♥ 3♦ K♠: 15, C25).
     expect(bob.locator("#out-move")).to_have_text("Ada went out: laid 7♣ 8♣ 9♣.")
     expect(ada.locator("#out-move")).to_have_text("You went out.")
@@ -145,6 +149,20 @@ def test_two_people_play_an_italian_match_of_three_hands(live_server: Any, brows
     bob.reload()
     expect(bob.locator("#final-result")).to_be_visible()
     expect(bob.locator("#out-move")).to_have_text("Ada went out: laid 5♣ 6♣ 7♣ 8♣ 9♣ 10♣.")
+    expect(bob.locator("#replay-link")).to_have_attribute("href", f"/replay/{code}/3")
+
+    # Item 3: Play again at the match's end, as at a Machiavelox table: Ada asks, Bob is asked
+    # and accepts, and both sit at one new table with the same rules.
+    ada.click("#btn-again")
+    ada.wait_for_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]{6}$"))
+    new_code = ada.url.rsplit("/", 1)[1]
+    expect(bob.locator("#again-ask")).to_contain_text("Ada")
+    bob.click("#btn-again-accept")
+    bob.wait_for_url(f"**/t/{new_code}")
+    with httpx.Client(base_url=live_server.url, trust_env=False, timeout=10) as http:
+        table = http.get(f"/api/tables/{new_code}").json()
+    assert (table["variant"], table["size"]) == ("classic_italian", 2), table
+    assert sorted(table["seats"]) == ["Ada", "Bob"], table
     browsers.assert_no_console_errors()
 
 
@@ -251,4 +269,14 @@ def test_a_person_and_a_bot_play_a_match_of_three_hands(live_server: Any, browse
     expect(ada.locator("#final-result")).to_be_visible()
     view = ada.evaluate("window.__mvx.S.game")
     assert view["match"]["over"] and view["match"]["winner"] == "Ada"
+    # Play again (item 3): the bot is seated again, so the new match is dealt at once.
+    ada.click("#btn-again")
+    ada.wait_for_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]{6}$"))
+    new_code = ada.url.rsplit("/", 1)[1]
+    # (a test table's stacked position is kept by Play again: the same three cards)
+    expect(ada.locator("#my-hand .card")).to_have_count(3)
+    with httpx.Client(base_url=live_server.url, trust_env=False, timeout=10) as http:
+        table = http.get(f"/api/tables/{new_code}").json()
+    assert table["variant"] == "classic" and len(table["seats"]) == 2, table
+    assert table["phase"] == "hand", table
     browsers.assert_no_console_errors()

@@ -247,6 +247,13 @@ export const ClassicActions = {
     if (await confirmDialog(t("confirm.leave_game"), t("btn.leave_game"))) send([["leave_game", {}]]);
   },
   home: () => Actions.home(),
+  // The end screen's (endscreen.js endButtons): one Play again for both variants.
+  playAgain: () => Actions.playAgain(),
+  acceptAgain: () => Actions.acceptAgain(),
+  declineAgain: () => Actions.declineAgain(),
+  isAgora: () => Actions.isAgora(),
+  agoraAgain: () => Actions.agoraAgain(),
+  toRanking: () => Actions.toRanking(),
   playHere: () => Actions.playHere(),
   reconnectNow: () => Actions.reconnectNow(),
   isBot: (name) => Actions.isBot(name),

@@ -8,6 +8,7 @@ import { h, clockEl, fmtNumber, fmtScore } from "./ui.js";
 import { CS } from "./classicstate.js";
 import { botControl } from "./botseats.js";
 import { outMove, outMoveText } from "./classicnews.js";
+import { endButtons, replayLink } from "./endscreen.js";
 
 /** Why `name` scored what they did in `res` under `options` (scoring, values): a sentence. */
 export function scoreReason(res, options, name) {
@@ -70,11 +71,14 @@ export function resultPanel(S, A, v) {
           CS.ready ? t("btn.ready_done") : t("btn.ready")),
         h("button", { class: "btn ghost danger-text", type: "button", id: "btn-leave-game", onclick: () => A.leaveGame() }, t("btn.leave_game"))) : null));
   }
+  // The hand just ended (no turn): watch it again (issue 35, the replay page).
+  if (res && !v.turn) parts.push(replayLink(S, m.hand));
   if (m.over) {
+    // Play again, Accept/Decline, Home: the one end screen of both variants (endscreen.js).
     parts.push(h("div", { class: "final", id: "final-result" },
       h("h2", {}, t("result.game_over")),
       h("p", { class: "final-text" }, m.winner ? t(m.winner === v.you ? "result.game_winner.me" : "result.game_winner", { name: m.winner }) : t("result.nobody")),
-      h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home")))));
+      endButtons(S, A)));
   } else if (res && m.pause_until === null) {
     parts.push(h("div", { class: "row" }, h("button", { class: "btn", type: "button", id: "btn-home", onclick: () => A.home() }, t("btn.home"))));
   }

@@ -7,11 +7,16 @@ import { t } from "./i18n.js";
 import { h } from "./ui.js";
 import { againView } from "./again.js";
 
-/** The link to watch hand `hand` of this table again, once it is over; null before. */
-export function replayLink(S) {
-  const game = S.game, hv = game && game.hand;
-  if (!hv || !hv.result || !S.code) return null;
-  const hand = game.hand_no || 1;
+/** The link to watch a finished hand of this table again: `hand` (a classic table's, whose
+ * view says which hand ended), else the Machiavelox game's current hand once it is over;
+ * null before. */
+export function replayLink(S, hand) {
+  if (hand === undefined) {
+    const game = S.game, hv = game && game.hand;
+    if (!hv || !hv.result) return null;
+    hand = game.hand_no || 1;
+  }
+  if (!hand || !S.code) return null;
   return h("p", { class: "row replay-row" },
     h("a", { class: "btn ghost", id: "replay-link", href: `/replay/${encodeURIComponent(S.code)}/${hand}` }, t("again.replay")));
 }
