@@ -72,3 +72,35 @@ def test_serve_refuses_to_start_without_the_secret() -> None:
                           env=env, capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode != 0
     assert "MACHIAVELOX_SECRET must be set" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("value", ["*", " * ", "10.0.0.5,*"])
+def test_trusting_every_peer_is_refused(value: str) -> None:
+    """With ``*`` uvicorn trusts every hop of X-Forwarded-For, so the client's own first entry
+    names it (issue 27): a list of proxy addresses or networks is required."""
+    with pytest.raises(ValidationError, match="MACHIAVELOX_TRUSTED_PROXIES"):
+        Settings(trusted_proxies=value)
+    assert Settings(trusted_proxies="172.30.57.10, 10.0.0.0/8").trusted_proxies
+
+
+def test_compose_servers_trust_only_the_proxy_address(compose: dict[str, Any]) -> None:
+    """The proxy has a fixed address on a fixed subnet, outside the range Docker hands out to
+    the others, and that address alone is what the servers trust; the config replaces the
+    client's X-Forwarded-For instead of appending to it."""
+    import ipaddress
+
+    services = compose["services"]
+    networks = services["proxy"]["networks"]
+    (net_name, proxy_net), = networks.items()
+    proxy_ip = ipaddress.ip_address(proxy_net["ipv4_address"])
+    (pool,) = compose["networks"][net_name]["ipam"]["config"]
+    assert proxy_ip in ipaddress.ip_network(pool["subnet"])
+    assert proxy_ip not in ipaddress.ip_network(pool["ip_range"])
+    for name in (n for n in services if n.startswith("server")):
+        assert services[name]["environment"]["MACHIAVELOX_TRUSTED_PROXIES"] == str(proxy_ip)
+        assert net_name in services[name]["networks"]
+        assert "ports" not in services[name]  # reached through the proxy only
+    cfg = (REPO / "deploy" / "haproxy.cfg").read_text(encoding="utf-8")
+    lines = [ln.split("#")[0].strip() for ln in cfg.splitlines()]
+    assert "http-request set-header X-Forwarded-For %[src]" in lines
+    assert "option forwardfor" not in lines
