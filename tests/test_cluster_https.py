@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import signal
 import ssl
@@ -33,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 
 from server import errors
 
+REPO = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.slow
 
 chromium_browser = web.chromium_browser
@@ -187,6 +189,26 @@ def test_chromium_plays_over_https_and_wss(tls: Tls, chromium_browser: Any) -> N
         browser.close()
 
 
+def renew_with_the_deploy_hook(certs: Path) -> Path:
+    """A new certificate written by ``deploy/certbot-deploy-hook.sh`` from a certbot-like
+    lineage (fullchain.pem, privkey.pem), as certbot runs it after a renewal; the reload is
+    the test's (no docker here)."""
+    lineage = certs / "live"
+    lineage.mkdir(exist_ok=True)
+    crt = make_cert(lineage, "renewed")
+    (lineage / "fullchain.pem").write_bytes(crt.read_bytes())
+    (lineage / "privkey.pem").write_bytes((lineage / "renewed.key").read_bytes())
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "RENEWED_LINEAGE": str(lineage),
+           "MVX_CERTS_DIR": str(certs), "MVX_CERT_GID": str(os.getgid()), "MVX_NO_RELOAD": "1"}
+    proc = subprocess.run(["sh", str(REPO / "deploy" / "certbot-deploy-hook.sh")], env=env,
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert proc.returncode == 0, proc.stderr
+    pem = certs / "site.pem"
+    assert pem.stat().st_mode & 0o777 == 0o640
+    assert pem.read_bytes() == crt.read_bytes() + (lineage / "renewed.key").read_bytes()
+    return crt
+
+
 def _served(port: int) -> bytes:
     """The certificate the TLS listener presents (DER)."""
     return ssl.PEM_cert_to_DER_cert(ssl.get_server_certificate(("127.0.0.1", port), timeout=5))
@@ -204,7 +226,7 @@ def test_a_reload_serves_a_renewed_certificate_and_keeps_open_sockets(tls: Tls) 
         async with connect(f"{tls.ws_origin}/ws/{code}", ssl=tls.context(), origin=tls.origin,
                            open_timeout=10, **NO_PROXY) as ws:
             assert isinstance(await _welcome(ws), dict)
-            new_crt = make_cert(tls.certs, "renewed")  # what certbot's deploy hook writes
+            new_crt = renew_with_the_deploy_hook(tls.certs)
             new = _der(new_crt)
             assert new != _der(tls.crt)
             assert tls.c.proxy is not None
