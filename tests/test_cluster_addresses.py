@@ -167,3 +167,18 @@ def test_spoofed_addresses_buy_no_new_sockets_a_minute(world: tuple[Cluster, str
         raise AssertionError(f"{opened} handshakes a minute, each claiming another address: "
                              "none refused")
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_client_cannot_spend_another_address_quota(world: tuple[Cluster, str, str]) -> None:
+    """A client naming its victim's address in X-Forwarded-For spent the victim's sessions;
+    now it spends its own. The victim connects from another loopback address (127.0.0.2)."""
+    c, _, _ = world
+    victim = "127.0.0.2"
+    limit = LIMITS["SESSIONS_PER_IP_PER_MINUTE"]
+    for _ in range(limit + 1):
+        httpx.post(c.url + "/api/session", json={"name": "Eve"},
+                   headers={"X-Forwarded-For": victim}, trust_env=False, timeout=20)
+    transport = httpx.HTTPTransport(local_address=victim)
+    with httpx.Client(transport=transport, trust_env=False, timeout=20) as h:
+        r = h.post(c.url + "/api/session", json={"name": "Victim"})
+    assert r.status_code == 200, r.text
