@@ -159,8 +159,6 @@ def test_websockets_from_the_https_origin_play_and_others_close_4403(tls: Tls) -
 
 
 def test_chromium_plays_over_https_and_wss(tls: Tls, chromium_browser: Any) -> None:
-    if not shutil.which("openssl"):
-        pytest.skip("openssl is not installed")
     ada, code = _table(tls)
     # Debian's Chromium, as the other browser tests launch it, told to accept the self-signed
     # certificate (a real one from Let's Encrypt needs no flag).
