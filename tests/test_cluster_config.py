@@ -144,3 +144,9 @@ def test_images_are_pinned_to_patch_versions(compose: dict[str, Any]) -> None:
     bases = re.findall(r"^(?:FROM|COPY --from=)\s*(\S+)", dockerfile, re.M)
     bases = [b for b in bases if ":" in b]  # stage names have none
     assert bases and all(patch.match(b) for b in bases), bases
+    # What the README and the deploy hook name is what compose runs.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    hook = (REPO / "deploy" / "certbot-deploy-hook.sh").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:haproxy|redis):[\w.-]+)`", readme))
+    named |= set(re.findall(r"\b(haproxy:[\w.-]+)\)", hook))
+    assert named and named <= set(images), (named, images)
