@@ -48,7 +48,11 @@ it holds them (``server.tables``, ``server.api.ws``).
 
 **The client address** is the peer's. Behind a reverse proxy, list its address in
 ``MACHIAVELOX_TRUSTED_PROXIES``: uvicorn then takes the last hop of ``X-Forwarded-For`` that
-is not itself a trusted proxy (its ``forwarded_allow_ips``), and only from such a peer.
+is not itself a trusted proxy (its ``forwarded_allow_ips``), and only from such a peer. The
+proxy must replace the header rather than append to it (``deploy/haproxy.cfg`` sets it to the
+address it saw), and ``*`` is refused (``server.settings``): trusting every hop, uvicorn would
+take the first entry, which the client wrote, and one client would get every limit per
+address as often as it names a new address (issue 27; ``tests/test_cluster_addresses.py``).
 """
 
 from __future__ import annotations

@@ -148,9 +148,11 @@ class Settings(BaseSettings):
     max_body_bytes: PositiveInt = Field(
         default=65536, description="HTTP request bodies larger than this are refused (413 too_large)")
     trusted_proxies: str = Field(
-        default="", description="addresses (comma-separated, or *) of reverse proxies whose "
-                                "X-Forwarded-For names the client (uvicorn's forwarded_allow_ips); "
-                                "empty: the client is the peer")
+        default="", description="addresses or networks (comma-separated) of reverse proxies "
+                                "whose X-Forwarded-For names the client (uvicorn's "
+                                "forwarded_allow_ips); empty: the client is the peer. `*` is "
+                                "refused: uvicorn would then take the header's first entry, "
+                                "which the client wrote")
     allowed_origins: str = Field(
         default="", description="websocket Origins allowed besides the server's own (the Host "
                                 "header's, or public_url's), comma-separated; a missing Origin "
@@ -211,6 +213,15 @@ class Settings(BaseSettings):
     def _empty_is_unset(cls, v: object) -> object:
         # docker compose passes `MACHIAVELOX_SECRET:` through as an empty string when unset.
         return None if v == "" else v
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _no_wildcard(cls, v: str) -> str:
+        if any(part.strip() == "*" for part in v.split(",")):
+            raise ValueError("MACHIAVELOX_TRUSTED_PROXIES must name the proxies (addresses or "
+                             "networks, comma-separated), not *: trusting every peer, uvicorn "
+                             "takes the first X-Forwarded-For entry, which the client wrote")
+        return v
 
     @model_validator(mode="after")
     def _draw_secret(self) -> Settings:

@@ -119,9 +119,10 @@ class Node:
 
 
 class Proxy:
-    """HAProxy running ``deploy/haproxy.cfg`` in front of ``servers`` (up to three)."""
+    """HAProxy running ``deploy/haproxy.cfg`` in front of ``servers`` (up to three);
+    ``extra_env``: more of its variables (``MVX_TLS_CERT``...)."""
 
-    def __init__(self, servers: list[int]) -> None:
+    def __init__(self, servers: list[int], extra_env: dict[str, str] | None = None) -> None:
         binary = shutil.which("haproxy")
         if binary is None:
             pytest.skip("haproxy is not installed (bash scripts/test.sh installs it)")
@@ -129,10 +130,11 @@ class Proxy:
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
         dead = free_port()  # a port nobody listens on: the unused server lines stay down
-        env = {"MVX_LISTEN": f"127.0.0.1:{self.port}"}
+        env = {"MVX_LISTEN": f"127.0.0.1:{self.port}", **(extra_env or {})}
         for i in range(3):
             env[f"MVX_SERVER{i + 1}"] = f"127.0.0.1:{servers[i] if i < len(servers) else dead}"
-        self.proc = subprocess.Popen([binary, "-f", str(HAPROXY_CFG), "-db"],
+        # -W: master-worker, as the official image runs it (SIGUSR2 or SIGHUP reloads).
+        self.proc = subprocess.Popen([binary, "-W", "-f", str(HAPROXY_CFG), "-db"],
                                      env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                                      stderr=subprocess.DEVNULL)
 
@@ -155,7 +157,8 @@ class Proxy:
 class Cluster:
     """Redis, ``n`` server processes and the proxy; :meth:`close` stops them all."""
 
-    def __init__(self, n: int = 3, env: dict[str, str] | None = None) -> None:
+    def __init__(self, n: int = 3, env: dict[str, str] | None = None,
+                 proxy_env: dict[str, str] | None = None) -> None:
         binary = shutil.which("redis-server")
         if binary is None:
             pytest.skip("redis-server is not installed (bash scripts/test.sh installs it)")
@@ -170,7 +173,7 @@ class Cluster:
                 node.start()
             for node in self.nodes:
                 node.wait_ready()
-            self.proxy = Proxy([node.port for node in self.nodes])
+            self.proxy = Proxy([node.port for node in self.nodes], proxy_env)
             self.proxy.wait_ready()
         except BaseException:
             self.close()

@@ -32,7 +32,11 @@ def test_compose_runs_the_tested_proxy_before_three_servers_on_a_durable_redis(
     assert "./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in proxy["volumes"]
     backends = [v for k, v in proxy["environment"].items() if k.startswith("MVX_SERVER")]
     servers = [name for name in services if name.startswith("server")]
-    assert len(servers) >= 2 and sorted(b.split(":")[0] for b in backends) == sorted(servers)
+    # The proxy names each server by its fixed address (HAProxy resolves names once, at start:
+    # a recreated container must come back at the address the proxy looks at).
+    addresses = {services[n]["networks"]["mvx"]["ipv4_address"]: n for n in servers}
+    assert len(servers) >= 2 and sorted(addresses.get(b.split(":")[0], b) for b in backends) \
+        == sorted(servers)
     cfg = (REPO / "deploy" / "haproxy.cfg").read_text(encoding="utf-8")
     assert cfg.count('"${MVX_SERVER') == len(backends)
     for name in servers:
@@ -72,3 +76,77 @@ def test_serve_refuses_to_start_without_the_secret() -> None:
                           env=env, capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode != 0
     assert "MACHIAVELOX_SECRET must be set" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("value", ["*", " * ", "10.0.0.5,*"])
+def test_trusting_every_peer_is_refused(value: str) -> None:
+    """With ``*`` uvicorn trusts every hop of X-Forwarded-For, so the client's own first entry
+    names it (issue 27): a list of proxy addresses or networks is required."""
+    with pytest.raises(ValidationError, match="MACHIAVELOX_TRUSTED_PROXIES"):
+        Settings(trusted_proxies=value)
+    assert Settings(trusted_proxies="172.30.57.10, 10.0.0.0/8").trusted_proxies
+
+
+def test_compose_servers_trust_only_the_proxy_address(compose: dict[str, Any]) -> None:
+    """The proxy has a fixed address on a fixed subnet, outside the range Docker hands out to
+    the others, and that address alone is what the servers trust; the config replaces the
+    client's X-Forwarded-For instead of appending to it."""
+    import ipaddress
+
+    services = compose["services"]
+    networks = services["proxy"]["networks"]
+    (net_name, proxy_net), = networks.items()
+    proxy_ip = ipaddress.ip_address(proxy_net["ipv4_address"])
+    (pool,) = compose["networks"][net_name]["ipam"]["config"]
+    assert proxy_ip in ipaddress.ip_network(pool["subnet"])
+    assert proxy_ip not in ipaddress.ip_network(pool["ip_range"])
+    dynamic = ipaddress.ip_network(pool["ip_range"])
+    for name in (n for n in services if n.startswith("server")):
+        assert services[name]["environment"]["MACHIAVELOX_TRUSTED_PROXIES"] == str(proxy_ip)
+        fixed = ipaddress.ip_address(services[name]["networks"][net_name]["ipv4_address"])
+        assert fixed != proxy_ip and fixed not in dynamic
+        assert "ports" not in services[name]  # reached through the proxy only
+    assert net_name in services["redis"]["networks"]
+    cfg = (REPO / "deploy" / "haproxy.cfg").read_text(encoding="utf-8")
+    lines = [ln.split("#")[0].strip() for ln in cfg.splitlines()]
+    assert "http-request set-header X-Forwarded-For %[src]" in lines
+    assert "option forwardfor" not in lines
+
+
+def test_compose_offers_https_at_the_proxy_with_the_public_url(compose: dict[str, Any]) -> None:
+    """The optional TLS listener of deploy/haproxy.cfg (tests/test_cluster_https.py runs it)
+    is wired: a mounted certificate directory, MVX_TLS_CERT from the environment (empty: no
+    TLS), and one MACHIAVELOX_PUBLIC_URL for the servers' Origin check and the proxy's
+    redirect."""
+    services = compose["services"]
+    proxy = services["proxy"]
+    env = proxy["environment"]
+    assert env["MVX_TLS_CERT"] == "${MVX_TLS_CERT:-}"
+    assert env["MVX_TLS_LISTEN"].endswith(":8443")
+    assert env["MVX_PUBLIC_URL"] == "${MACHIAVELOX_PUBLIC_URL:-}"
+    assert any(v.startswith("./deploy/certs:/usr/local/etc/haproxy/certs") and v.endswith(":ro")
+               for v in proxy["volumes"])
+    assert any(str(p).endswith(":8443") for p in proxy["ports"])
+    for name in (n for n in services if n.startswith("server")):
+        assert services[name]["environment"]["MACHIAVELOX_PUBLIC_URL"] == \
+            "${MACHIAVELOX_PUBLIC_URL:-}"
+
+
+def test_images_are_pinned_to_patch_versions(compose: dict[str, Any]) -> None:
+    """`haproxy:2.6` or `redis:7-alpine` would change under a running deployment at the next
+    pull; every image names a patch version (the Dockerfile's bases too)."""
+    import re
+
+    patch = re.compile(r"^[\w./-]+:\d+\.\d+\.\d+(-[\w.-]+)?$")
+    images = [s["image"] for s in compose["services"].values() if "image" in s]
+    assert images and all(patch.match(i) for i in images), images
+    dockerfile = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    bases = re.findall(r"^(?:FROM|COPY --from=)\s*(\S+)", dockerfile, re.M)
+    bases = [b for b in bases if ":" in b]  # stage names have none
+    assert bases and all(patch.match(b) for b in bases), bases
+    # What the README and the deploy hook name is what compose runs.
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    hook = (REPO / "deploy" / "certbot-deploy-hook.sh").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:haproxy|redis):[\w.-]+)`", readme))
+    named |= set(re.findall(r"\b(haproxy:[\w.-]+)\)", hook))
+    assert named and named <= set(images), (named, images)
