@@ -60,7 +60,8 @@ def test_touch_drags_hand_order_and_reconnection(live_server, browsers: Browsers
     expect(toast).to_contain_text("at least 3 cards")
     expect(toast).to_have_attribute("role", "alert")
     expect(ada.locator("#status-slot #toast")).to_be_visible()
-    toast.scroll_into_view_if_needed()
+    # (in the page: a redraw between Playwright resolving and scrolling detached it once)
+    ada.evaluate("document.getElementById('toast').scrollIntoView({block: 'nearest'})")
     box = toast.bounding_box()
     for sel in ("#btn-end", "#btn-cancel", "#my-hand .card", "#my-staging .card", ".actions .btn"):
         for i in range(ada.locator(sel).count()):
