@@ -45,6 +45,7 @@ CLOSE_TOO_MANY_SOCKETS = 4429  # this client address holds sockets_per_ip socket
 
 #: Sentences of the codes that Starlette raises (no such route, wrong method).
 _HTTP_CODES = {
+    400: ("bad_body", "The request body could not be read: send JSON in UTF-8."),
     404: ("not_found", "There is nothing at this address."),
     405: ("method_not_allowed", "This address does not take that method."),
 }

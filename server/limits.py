@@ -58,6 +58,7 @@ address as often as it names a new address (issue 27; ``tests/test_cluster_addre
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import time
 from collections import deque
@@ -78,6 +79,11 @@ from .settings import Settings
 
 log = logging.getLogger("machiavelox.limits")
 
+#: Wrong passwords for a name from one address (in ``login_failures_per_pair_per_hour``'s
+#: window) past which, while that name is under attack, the address is refused rather than
+#: slowed down: an owner who mistyped once or twice still gets in.
+FAILED_ADDRESS = 3
+
 #: Sentences of the limit codes (``docs/errors.md``; the page translates them).
 SENTENCES = {
     "too_many_sessions": "Too many new sessions from your address: wait a minute and try again.",
@@ -92,12 +98,28 @@ SENTENCES = {
 }
 
 
+#: IPv6 clients are counted by network of this prefix length: one subscriber or host gets a
+#: whole /64 (2**64 addresses), so counting single addresses would give it unlimited quota.
+IPV6_PREFIX = 64
+
+
 def client_ip(scope: Mapping[str, Any]) -> str:
-    """The client's address: the peer's, as uvicorn gives it (``server.limits`` docstring)."""
+    """The client's address as the limits count it: the peer's, as uvicorn gives it
+    (``server.limits`` docstring); an IPv6 address as its /64 network (``"2001:db8:7::/64"``,
+    :data:`IPV6_PREFIX`)."""
     client = scope.get("client")
-    if client:
-        return str(client[0])
-    return "unknown"
+    if not client:
+        return "unknown"
+    address = str(client[0])
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:  # ::ffff:192.0.2.1 is the IPv4 client 192.0.2.1
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/{IPV6_PREFIX}", strict=False))
+    return str(ip)
 
 
 def _origin_of(url: str) -> str:
@@ -232,8 +254,8 @@ class Limits:
         docstring). Raises 429 ``too_many_logins`` (the password is then not checked at all)
         past ``logins_per_ip_per_minute``, when this address has failed
         ``login_failures_per_pair_per_hour`` times for this name, or when the name has failed
-        ``login_failures_per_name_per_minute`` times from anywhere and this address is one of
-        those that failed. Call :meth:`login_failed` when the password was wrong."""
+        ``login_failures_per_name_per_minute`` times from anywhere and this address failed for it
+        :data:`FAILED_ADDRESS` times. Call :meth:`login_failed` when the password was wrong."""
         if not await self._hit(self._logins_ip, "login-ip", ip):
             self.refused("logins_per_ip")
             raise ApiError(429, "too_many_logins", SENTENCES["too_many_logins"])
@@ -245,7 +267,7 @@ class Limits:
         failed_name = await self._stats(self._failures_name, "login-fail-name", name_key)
         if failed_name < self._failures_name.amount:
             return 0.0
-        if failed_here:
+        if failed_here >= FAILED_ADDRESS:
             self.refused("login_failures_per_name")
             raise ApiError(429, "too_many_logins", SENTENCES["too_many_logins"])
         return self.settings.login_slowdown_seconds

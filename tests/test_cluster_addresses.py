@@ -182,3 +182,14 @@ def test_a_client_cannot_spend_another_address_quota(world: tuple[Cluster, str, 
     with httpx.Client(transport=transport, trust_env=False, timeout=20) as h:
         r = h.post(c.url + "/api/session", json={"name": "Victim"})
     assert r.status_code == 200, r.text
+
+
+def test_the_proxy_does_not_serve_the_metrics(world: tuple[Cluster, str, str]) -> None:
+    """The adversarial tester read the refusal counters through the proxy; a server's own
+    address still serves them, for Prometheus on the compose network."""
+    c, _, _ = world
+    for path in ("/metrics", "/metrics/", "/METRICS"):
+        r = httpx.get(c.url + path, trust_env=False, timeout=20)
+        assert r.status_code == 404, (path, r.status_code)
+        assert "machiavelox_" not in r.text
+    assert httpx.get(c.nodes[0].url + "/metrics", trust_env=False, timeout=20).status_code == 200

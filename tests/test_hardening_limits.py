@@ -77,6 +77,12 @@ class TestHttpErrorBodies:
                 assert_error(await c.get("/static/nope.js"), 404, "not_found")
                 assert_error(await c.delete("/api/session"), 405, "method_not_allowed")
                 assert_error(await c.post("/api/session", content=b"{not json"), 422, "bad_field")
+                # a body that is not UTF-8 (the adversarial tester's: an undocumented http_error)
+                for raw in (b'{"name": "\xff\xfe"}', b'{"name": "Caf\xe9"}'):
+                    body = assert_error(await c.post("/api/accounts", content=raw,
+                                                     headers={"Content-Type": "application/json"}),
+                                        400, "bad_body")
+                    assert "UTF-8" in body["message"]
                 assert_error(await c.post("/api/session", content=b'{"name": "\\ud800"}'),
                              422, "bad_field")
                 body = assert_error(await c.get("/api/ranking", params={"offset": 10**30}), 422,

@@ -34,7 +34,7 @@ from ..errors import CLOSE_REVOKED, ApiError
 from ..sessions import Session, Sessions
 from ..settings import Settings
 from ..store import StoreUnavailable
-from .common import is_common
+from .common import is_common, visible
 from .hashing import Hasher
 from .names import skeleton
 from .store import Account, AccountStore, MemoryAccounts, RedisAccounts
@@ -82,10 +82,11 @@ def encoded(password: str) -> bytes:
 
 def check_password(password: str) -> bytes:
     """``password`` as UTF-8 if a new account may have it; raise 422 ``bad_password`` unless
-    it has an allowed length, is not only white space (eight spaces guard nothing) and can be
+    it has an allowed length, is not only white space or characters that show nothing (eight
+    spaces or zero-width spaces guard nothing) and can be
     encoded, 422 ``common_password`` when it is on the list of common passwords
     (``server.accounts.common``)."""
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not password.strip():
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX or not visible(password):
         raise ApiError(422, "bad_password", SENTENCES["bad_password"])
     data = encoded(password)
     if is_common(password):

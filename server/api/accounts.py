@@ -26,7 +26,7 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, field_validator
 
 from ..accounts.names import skeleton
-from ..accounts.service import PASSWORD_MAX
+from ..accounts.service import PASSWORD_MAX, check_password
 from ..deps import AccountsDep, SessionDep
 from ..errors import ApiError
 from ..limits import Limits, client_ip
@@ -44,7 +44,10 @@ class Credentials(BaseModel):
     @field_validator("name")
     @classmethod
     def _clean(cls, v: str) -> str:
-        return clean_name(v)  # BadName is a ValueError: a 422 bad_field reply
+        name = clean_name(v)  # BadName is a ValueError: a 422 bad_field reply
+        if not skeleton(name):  # "\u0301" alone: every such name would be one account, ""
+            raise ValueError("an account name needs a letter or a digit")
+        return name
 
     @field_validator("password")
     @classmethod
@@ -77,6 +80,8 @@ def _me(session: Session) -> MeOut:
 @router.post("/accounts")
 async def register(body: Credentials, accounts: AccountsDep, request: Request) -> LoggedInOut:
     limits: Limits = request.app.state.limits
+    # A refused password costs no hash, so it spends none of the address's registrations.
+    check_password(body.password)
     await limits.register(client_ip(request.scope))
     token, session = await accounts.register(body.name, body.password)
     return LoggedInOut(token=token, **_me(session).model_dump())

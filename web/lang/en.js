@@ -335,6 +335,7 @@ const en = {
   "ref.no_such_hand": "There is no such hand at this table.",
   "ref.unknown_command": "This table does not play that command.",
   "ref.no_such_table": "There is no such table.",
+  "ref.bad_body": "The request body could not be read: send JSON in UTF-8.",
   "ref.not_found": "There is nothing at this address.",
   "ref.agora_table": "Agora games are matched by the queue: join the queue for your next game.",
   "ref.game_not_over": "This game is not over yet: Play again opens at its end.",

@@ -336,6 +336,7 @@ const it = {
   "ref.no_such_hand": "A questo tavolo non c'è questa mano.",
   "ref.unknown_command": "A questo tavolo non si gioca questo comando.",
   "ref.no_such_table": "Questo tavolo non esiste.",
+  "ref.bad_body": "Il corpo della richiesta non si può leggere: invia JSON in UTF-8.",
   "ref.not_found": "A questo indirizzo non c'è niente.",
   "ref.agora_table": "Le partite dell'agorà si formano dalla coda: mettiti in coda per la prossima partita.",
   "ref.game_not_over": "Questa partita non è ancora finita: Gioca ancora si apre alla fine.",

@@ -336,6 +336,7 @@ const nl = {
   "ref.no_such_hand": "Die hand bestaat niet aan deze tafel.",
   "ref.unknown_command": "Deze tafel kent dat commando niet.",
   "ref.no_such_table": "Die tafel bestaat niet.",
+  "ref.bad_body": "De inhoud van het verzoek is onleesbaar: stuur JSON in UTF-8.",
   "ref.not_found": "Op dit adres staat niets.",
   "ref.agora_table": "Agorapartijen komen uit de wachtrij: ga in de wachtrij voor je volgende partij.",
   "ref.game_not_over": "Deze partij is nog niet voorbij: Nog een keer opent aan het eind.",
