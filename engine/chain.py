@@ -3,16 +3,46 @@ dependency graph, the final sweep, finality and pruning."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from . import cards as C
 from .errors import EngineFault
-from .judging import Judging
+from .holds import HoldRules
 from .model import (
     Action,
     Loc,
     Play,
 )
+from .wounds import explain_wounds, judge_meld, judge_play, touched
+
+
+class Judging(HoldRules):
+    """R8 on a hand: the melds a play touched, each judged by :mod:`engine.wounds`."""
+
+    def _status(self, pid: int) -> str:
+        return self.plays[pid].status
+
+    def _judge_meld(self, mid: int, pid: int) -> tuple[bool, list[Action], list[Action]]:
+        """Judge meld ``mid`` for play ``pid`` (R8): ``engine.wounds.judge_meld``.
+
+        Returns (in order, the actions it depends on, the actions it must wait for)."""
+        return judge_meld(mid, pid, self.graph.meld_log, self.graph.card_stack, self.melds,
+                          self.loc, self._status, self.rules)
+
+    def _wounds(self, mids: Iterable[int], pid: int) -> list[dict[str, Any]]:
+        """Why each wounded meld of play ``pid`` is not valid: ``engine.wounds.explain_wounds``."""
+        return explain_wounds(mids, pid, self.graph.meld_log, self.graph.card_stack,
+                              self.melds, self.loc, self._status, self.rules)
+
+    def _touched(self, play: Play) -> list[int]:
+        return touched(play.actions)
+
+    def _judge(self, play: Play) -> tuple[list[int], list[Action], list[Action]]:
+        """(wounded melds, actions depended on, actions waited for) of a play (R8):
+        ``engine.wounds.judge_play``."""
+        return judge_play(play.id, touched(play.actions), self.graph.meld_log,
+                          self.graph.card_stack, self.melds, self.loc, self._status, self.rules)
 
 
 class ChainUndo(Judging):
@@ -84,7 +114,7 @@ class ChainUndo(Judging):
     def _notify(self, cause: int, hits: dict[str, list[str]],
                 wounds: list[dict[str, Any]] | None = None, reason: str = "wounded") -> None:
         """§5.5's notice: which failed play sent which cards back to whom, and why it failed
-        (``wounds``, as in ``play_ended``: ``engine.judging.Judging._wounds``; ``reason``,
+        (``wounds``, as in ``play_ended``: ``engine.wounds.explain_wounds``; ``reason``,
         ``cause_reason`` in the event, how the cause play ended: ``cancel`` when its player
         cancelled it (R8: a play that leaned on it falls with it), otherwise the
         ``play_ended`` reason, or ``wounded`` when R10's sweep brought it down)."""

@@ -1,6 +1,6 @@
 """Judging one meld for one play (§5.4, R8): the judged meld and the smallest put-back set.
 
-Pure functions over a hand's action graph; :class:`~engine.hand.Hand` calls them.
+Pure functions over a hand's action graph; :mod:`engine.wounds` judges a play's melds with them.
 
 *Taking an action back* follows the order of actions (R8): a card is in the
 judged meld at most once, where the newest of its live actions that is not
@@ -32,14 +32,13 @@ exact and small:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
 from . import cards as C
-from .holds import HoldRules
-from .melds import explain, is_valid, windows
-from .model import Action, Play
+from .melds import is_valid, windows
+from .model import Action
 from .rules import AceMode, RuleSet
 
 Loc = tuple[Any, ...]
@@ -332,84 +331,3 @@ def _windows(plan: Plan, present: dict[int, bool], seq_of: dict[int, int],
     if best is None:
         return None
     return forced + best[2]
-
-
-class Judging(HoldRules):
-    """R8 on a hand: the melds a play touched, each judged by the functions above."""
-
-    def _judge_meld(self, mid: int, pid: int) -> tuple[bool, list[Action], list[Action]]:
-        """Judge meld ``mid`` for play ``pid`` (R8), by the order of actions (``engine.judging``).
-
-        Returns (in order, the actions it depends on, the actions it must wait for).
-        The last are confirmed-but-not-final actions that hold the meld up only
-        jointly (none needed alone, R8(b), but the meld falls without all of them):
-        the play is not final until their plays are (R11), and if they fall the
-        R10 sweep judges it again (``docs/rules.md`` 5.1).
-        """
-        log = self.meld_log.get(mid, ())
-        others: list[Action] = []
-        unsafe: list[Action] = []
-        cands: dict[int, None] = dict.fromkeys(self.melds.get(mid, ()))
-        for a in log:
-            if a.undone:
-                continue
-            cands[a.card] = None
-            if a.play == pid:
-                continue
-            status = self.plays[a.play].status
-            if status == "open":
-                others.append(a)
-            elif status == "confirmed":
-                unsafe.append(a)
-        put_back = smallest_put_back(mid, cands, self.card_stack, self.loc, others, self.rules)
-        if put_back is None:
-            return False, [], []
-        taken = set(others).difference(put_back)
-
-        def valid_without(extra: Iterable[Action]) -> bool:
-            cards = judged_cards(mid, cands, self.card_stack, self.loc, taken.union(extra))
-            return valid_or_empty(cards, self.rules)
-
-        deps: list[Action] = list(put_back)
-        deps.extend(a for a in unsafe if not valid_without((a,)))
-        waits: list[Action] = []
-        if len(unsafe) > 1 and not valid_without(unsafe):
-            waits = [a for a in unsafe if a not in deps]
-        return True, deps, waits
-
-    def _wounds(self, mids: Iterable[int], pid: int) -> list[dict[str, Any]]:
-        """Why each wounded meld of play ``pid`` is not valid (R8, ``engine.melds.explain``):
-        ``[{"meld": id, "cards": [faces], "why": code, ...}]``. ``cards`` are the meld as it
-        was judged for the play (the other open plays' actions taken back), in the order they
-        were put there. Call before the play's work on them is undone."""
-        out: list[dict[str, Any]] = []
-        for mid in mids:
-            cands: dict[int, None] = dict.fromkeys(self.melds.get(mid, ()))
-            others: set[Action] = set()
-            for a in self.meld_log.get(mid, ()):
-                if a.undone:
-                    continue
-                cands[a.card] = None
-                if a.play != pid and self.plays[a.play].status == "open":
-                    others.add(a)
-            cards = judged_cards(mid, cands, self.card_stack, self.loc, others)
-            why = explain(cards, self.rules) or {"why": "not_a_meld"}
-            out.append({"meld": mid, "cards": C.names(cards), **why})
-        return out
-
-    def _touched(self, play: Play) -> list[int]:
-        return self.melds_touched(play)
-
-    def _judge(self, play: Play) -> tuple[list[int], list[Action], list[Action]]:
-        """(wounded melds, actions depended on, actions waited for) of a play (R8)."""
-        wounded: list[int] = []
-        deps: list[Action] = []
-        waits: list[Action] = []
-        for m in self._touched(play):
-            ok, d, w = self._judge_meld(m, play.id)
-            if ok:
-                deps.extend(d)
-                waits.extend(w)
-            else:
-                wounded.append(m)
-        return wounded, deps, waits

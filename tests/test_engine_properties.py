@@ -43,6 +43,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from engine import cards as C
 from engine.errors import Refused
 from engine.hand import Command, Hand
+from engine.invariants import card_faults, hold_faults, play_faults
 from engine.melds import is_valid
 from engine.rules import MACHIAVELOX
 
@@ -299,8 +300,20 @@ def check_moves(h: Hand, before: Step, evs: list[dict[str, Any]], cmd: Command |
             explained[face] -= 1
 
 
+def check_invariants(h: Hand) -> None:
+    """Issue 26, item 2: the state's invariants by concern (``engine.invariants``)."""
+    places = [(("hand", p), h.hands[p]) for p in h.order] + [
+        (("staging", p), h.staging[p]) for p in h.order] + [
+        (("stock", p), h.stocks[p]) for p in h.order] + [
+        (("meld", m), cs) for m, cs in h.melds.items()] + [(("removed",), h.removed)]
+    faults = (card_faults(C.full_deck(h.rules.packs, h.rules.jokers), h.loc, places)
+              + hold_faults(h.holds, h.loc) + play_faults(h.plays, h._open, h.actions))
+    assert not faults, faults
+
+
 def check_state(h: Hand, now: float) -> None:
     check_cards(h)
+    check_invariants(h)
     if not h.open_players():
         bad = [C.names(cs) for cs in h.melds.values() if cs and not is_valid(cs, h.rules)]
         assert not bad, f"no play is open but the table holds invalid melds {bad}"
